@@ -1,0 +1,89 @@
+/**
+ * The matching core's vocabulary. The core is pure: no clock, no I/O, deterministic.
+ *
+ * A binary market has ONE book, kept in the terms of outcome 0 ("YES"):
+ *   BUY  outcome 0 at p  → bid at p          SELL outcome 0 at p → ask at p
+ *   BUY  outcome 1 at q  → ask at 1 − q      SELL outcome 1 at q → bid at 1 − q
+ * so a BUY of outcome 1 crossing a BUY of outcome 0 is a mint, two SELLs crossing a merge (decisions §3).
+ *
+ * Prices and sizes are integer micro-units (6 decimals: 0.52 → 520_000; 10 shares → 10_000_000) held in JS
+ * numbers for speed. The services layer guarantees every value is a safe integer (protocol MAX_BOOK_UNITS)
+ * before it reaches the core; money arithmetic on them (notional) happens in bigint in the services.
+ */
+
+export const PRICE_ONE = 1_000_000;
+
+export type BookSide = 'bid' | 'ask';
+export type TimeInForce = 'GTC' | 'FOK' | 'FAK';
+
+export interface OrderIn {
+  /** Engine order id; unique per book. */
+  readonly id: string;
+  /** Side in outcome-0 terms. */
+  readonly side: BookSide;
+  /** Limit price in outcome-0 terms, integer micro-units, 0 < price < PRICE_ONE. */
+  readonly price: number;
+  /** Size in share micro-units, > 0. */
+  readonly size: number;
+  /** GTD orders rest like GTC; their expiry is the services' business. */
+  readonly tif: TimeInForce;
+}
+
+export interface Fill {
+  readonly makerId: string;
+  readonly takerId: string;
+  /** Execution price in outcome-0 terms: always the resting (maker) order's price. */
+  readonly price: number;
+  readonly size: number;
+  /** Maker's remaining size after this fill (0 → the maker left the book). */
+  readonly makerRemaining: number;
+}
+
+export interface PlaceResult {
+  readonly fills: Fill[];
+  /** Taker size left unfilled. */
+  readonly remaining: number;
+  /** True when the remainder now rests on the book (GTC/GTD with remaining > 0). */
+  readonly rested: boolean;
+}
+
+export interface Level {
+  readonly price: number;
+  readonly size: number;
+}
+
+export interface RestingOrder {
+  readonly id: string;
+  readonly side: BookSide;
+  readonly price: number;
+  readonly remaining: number;
+}
+
+export interface MarketBook {
+  /** Matches at price-time priority at the maker's price; FOK fills completely or not at all (no fills, nothing rests). */
+  place(order: OrderIn): PlaceResult;
+  /** Puts an order on the book without matching (startup rebuild, in original time order). */
+  restore(order: RestingOrder): void;
+  /** Removes an order; returns its remaining size, or undefined if it is not on the book. */
+  cancel(id: string): number | undefined;
+  get(id: string): RestingOrder | undefined;
+  /** Aggregated levels, best price first, at most `depth` of them (all when omitted). */
+  levels(side: BookSide, depth?: number): Level[];
+  bestBid(): number | undefined;
+  bestAsk(): number | undefined;
+  /** How much of `size` an order on `side` at `price` could fill right now (for checks and previews). */
+  fillable(side: BookSide, price: number, size: number): number;
+  /** Number of resting orders. */
+  readonly orderCount: number;
+}
+
+/** Maps an order on outcome `outcomeIndex` (0 or 1) to the book's outcome-0 terms. */
+export function toBookTerms(outcomeIndex: 0 | 1, side: 'BUY' | 'SELL', price: number): { side: BookSide; price: number } {
+  if (outcomeIndex === 0) return { side: side === 'BUY' ? 'bid' : 'ask', price };
+  return { side: side === 'BUY' ? 'ask' : 'bid', price: PRICE_ONE - price };
+}
+
+/** The inverse of toBookTerms for a price: an outcome-0 price seen from outcome `outcomeIndex`. */
+export function fromBookPrice(outcomeIndex: 0 | 1, price: number): number {
+  return outcomeIndex === 0 ? price : PRICE_ONE - price;
+}

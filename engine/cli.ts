@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+// Headless exchange: npm run exchange -- --port <n> --data-dir <dir> [--chain anvil|none|<json-rpc-url>]
+import { parseArgs } from 'node:util';
+import { createEngine } from './engine.js';
+import type { ChainMode, EngineConfig } from './config.js';
+
+const USAGE = `usage: npm run exchange -- [--port <n>] [--data-dir <dir>] [--chain anvil|none|<json-rpc-url>]
+                            [--host 127.0.0.1] [--profile default|polymarket] [--no-demo] [--no-rate-limits]`;
+
+function parseChain(v: string | undefined): ChainMode | undefined {
+  if (v === undefined) return undefined;
+  if (v === 'anvil' || v === 'none') return v;
+  if (/^https?:\/\//.test(v)) return { rpcUrl: v };
+  throw new Error(`--chain must be anvil, none or an http(s) JSON-RPC URL, not '${v}'`);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string' },
+      'data-dir': { type: 'string' },
+      chain: { type: 'string' },
+      host: { type: 'string' },
+      profile: { type: 'string' },
+      'no-demo': { type: 'boolean' },
+      'no-rate-limits': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.error(USAGE);
+    return;
+  }
+  const partial: Partial<EngineConfig> = {};
+  if (values.port !== undefined) {
+    const port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0..65535, not '${values.port}'`);
+    partial.port = port;
+  }
+  if (values['data-dir']) partial.dataDir = values['data-dir'];
+  const chain = parseChain(values.chain);
+  if (chain) partial.chain = chain;
+  if (values.host) partial.host = values.host;
+  if (values.profile) {
+    if (values.profile !== 'default' && values.profile !== 'polymarket') throw new Error(`--profile must be default or polymarket`);
+    partial.profile = values.profile;
+  }
+  if (values['no-demo']) partial.seedDemo = false;
+  if (values['no-rate-limits']) partial.rateLimits = false;
+
+  const engine = await createEngine(partial);
+  const ready = await engine.listen();
+  process.stdout.write(JSON.stringify(ready) + '\n');
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    engine
+      .close()
+      .then(() => process.exit(0))
+      .catch((e) => {
+        console.error(`shutdown after ${signal} failed:`, e);
+        process.exit(1);
+      });
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  console.error(USAGE);
+  process.exit(1);
+});

@@ -1,0 +1,55 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export type ChainMode = 'anvil' | 'none' | { rpcUrl: string };
+
+export interface EngineConfig {
+  /** Everything the engine keeps lives here: SQLite file, chain state, secrets. */
+  dataDir: string;
+  /** Loopback by default; never 0.0.0.0 unless asked. */
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  chain: ChainMode;
+  /** Chain id used in every signing domain; the local chain is started with it. */
+  chainId: number;
+  /** 'polymarket' switches on the compatibility profile of decisions §6. */
+  profile: 'default' | 'polymarket';
+  /** Allowed distance between SERVICE_TIMESTAMP and the server clock, seconds. */
+  authWindowSeconds: number;
+  /** Paper balance checks with reservations (decisions §3). */
+  enforceBalances: boolean;
+  /** Paper collateral granted on a wallet's first credential creation, 6-dp units. */
+  initialCollateral: bigint;
+  /** Create the demo markets and their liquidity in a fresh data directory. */
+  seedDemo: boolean;
+  /** Throttle per interface §8. */
+  rateLimits: boolean;
+  /** Serve the built renderer (renderer/dist) at /app when present. */
+  serveRenderer: boolean;
+}
+
+export const LOCAL_CHAIN_ID = 31337;
+
+export function defaultDataDir(): string {
+  const base = process.env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share');
+  return join(base, 'sandbox-exchange');
+}
+
+export function resolveConfig(partial: Partial<EngineConfig> = {}): EngineConfig {
+  const profile = partial.profile ?? 'default';
+  return {
+    dataDir: partial.dataDir ?? defaultDataDir(),
+    host: partial.host ?? '127.0.0.1',
+    port: partial.port ?? 0,
+    chain: partial.chain ?? 'anvil',
+    chainId: partial.chainId ?? (profile === 'polymarket' ? 137 : LOCAL_CHAIN_ID),
+    profile,
+    authWindowSeconds: partial.authWindowSeconds ?? 300,
+    enforceBalances: partial.enforceBalances ?? true,
+    initialCollateral: partial.initialCollateral ?? 10_000_000_000n,
+    seedDemo: partial.seedDemo ?? true,
+    rateLimits: partial.rateLimits ?? true,
+    serveRenderer: partial.serveRenderer ?? true,
+  };
+}

@@ -1,0 +1,111 @@
+import type { FastifyInstance } from 'fastify';
+import { join } from 'node:path';
+import { startChain } from './chain/startChain.js';
+import { resolveConfig, type EngineConfig } from './config.js';
+import { buildApp } from './http/app.js';
+import { DATA_PREFIX, RELAYER_PREFIX } from './http/routes/index.js';
+import { AuthService } from './services/auth/authService.js';
+import { systemClock, type Clock } from './services/clock.js';
+import type { EngineContext } from './services/context.js';
+import { DataService } from './services/data/dataService.js';
+import { seedDemoMarkets } from './services/markets/seedDemoMarkets.js';
+import { MarketService } from './services/markets/marketService.js';
+import { OrderService } from './services/orders/orderService.js';
+import { RateLimiter } from './services/ratelimit/rateLimiter.js';
+import { RelayerService } from './services/relayer/relayerService.js';
+import { openDatabase } from './store/database.js';
+import { loadOrCreateSecrets } from './store/secrets.js';
+import { WriteBatcher } from './store/writeBatcher.js';
+
+export interface ReadyLine {
+  ready: true;
+  trading: string;
+  relayer: string;
+  data: string;
+  operatorToken: string;
+  dataDir: string;
+  chainId: number;
+}
+
+export interface Engine {
+  readonly ctx: EngineContext;
+  readonly app: FastifyInstance;
+  /** Starts listening; resolves with the ready line of decisions §7. */
+  listen(): Promise<ReadyLine>;
+  /** Stops the listener, timers, chain process and database, in that order. */
+  close(): Promise<void>;
+}
+
+export interface CreateEngineOptions {
+  clock?: Clock;
+  logger?: boolean;
+}
+
+/**
+ * The composition root: open the store, start (or connect to) the chain, wire the services, rebuild
+ * the books, seed a fresh data directory, build the HTTP app. The headless command and the desktop
+ * app's main process both call this.
+ */
+export async function createEngine(partial: Partial<EngineConfig> = {}, opts: CreateEngineOptions = {}): Promise<Engine> {
+  const config = resolveConfig(partial);
+  const clock = opts.clock ?? systemClock;
+  const secrets = loadOrCreateSecrets(config.dataDir);
+  const db = openDatabase(join(config.dataDir, 'exchange.sqlite'));
+  const writes = new WriteBatcher(db);
+
+  const ctx = { config, clock, db, writes, secrets } as EngineContext;
+  let chainStarted = false;
+  try {
+    ctx.chain = await startChain(config, secrets);
+    chainStarted = true;
+    ctx.auth = new AuthService(ctx);
+    ctx.markets = new MarketService(ctx);
+    ctx.orders = new OrderService(ctx);
+    ctx.rateLimiter = new RateLimiter(ctx);
+    ctx.relayer = new RelayerService(ctx);
+    ctx.data = new DataService(ctx);
+
+    await ctx.markets.init();
+    await ctx.orders.init();
+    await ctx.relayer.init();
+    if (config.seedDemo) await seedDemoMarkets(ctx);
+  } catch (e) {
+    if (chainStarted) await ctx.chain.stop().catch(() => undefined);
+    writes.close();
+    db.close();
+    throw e;
+  }
+
+  const app = await buildApp(ctx, { logger: opts.logger ?? false });
+  let closed = false;
+
+  return {
+    ctx,
+    app,
+    async listen() {
+      await app.listen({ host: config.host, port: config.port });
+      const addr = app.server.address();
+      const port = typeof addr === 'object' && addr ? addr.port : config.port;
+      const base = `http://${config.host}:${port}`;
+      return {
+        ready: true,
+        trading: base,
+        relayer: base + RELAYER_PREFIX,
+        data: base + DATA_PREFIX,
+        operatorToken: secrets.operatorToken,
+        dataDir: config.dataDir,
+        chainId: config.chainId,
+      };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      ctx.orders.stop();
+      ctx.relayer.stop();
+      await app.close();
+      await ctx.chain.stop();
+      writes.close();
+      db.close();
+    },
+  };
+}

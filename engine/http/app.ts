@@ -1,0 +1,106 @@
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { ApiError, ERRORS, isApiError } from '../protocol/errors.js';
+import type { EngineContext } from '../services/context.js';
+import { registerRoutes } from './routes/index.js';
+
+export const BODY_LIMIT = 1024 * 1024;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The exact bytes received, as text: L2 signatures are verified over them (decisions §2). */
+    rawBody: string;
+  }
+}
+
+/**
+ * Builds the HTTP app without listening (tests use `inject`). Routes are thin: they validate with the
+ * protocol schemas, call a service and send what it returns. Errors are rendered here and only here.
+ */
+export async function buildApp(ctx: EngineContext, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: BODY_LIMIT,
+    // Public clients send Content-Type: application/json on bodiless GET/DELETE; treat them as bodiless.
+    return503OnClosing: true,
+    ajv: {
+      customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false },
+    },
+  });
+
+  app.decorateRequest('rawBody', '');
+
+  // One parser for every content type: the relayer's public client posts JSON as
+  // application/x-www-form-urlencoded, and L2 verification needs the raw text anyway.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    req.rawBody = text;
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new ApiError('invalid_json', `The request body is not valid JSON (${shortJsonError(text)}). Send a JSON document.`), undefined);
+    }
+  });
+
+  // Response schemas document the API (OpenAPI); serialization stays plain JSON.stringify so field
+  // order (the book hash depends on it) and values are exactly what the services built.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  app.setErrorHandler((err: FastifyError | ApiError, req, reply) => sendError(err, req, reply));
+  app.setNotFoundHandler((req, reply) => {
+    void reply.code(404).send({ error: 'not_found', message: `No route for ${req.method} ${req.url.split('?')[0]}. See GET /openapi.json.` });
+  });
+
+  await registerRoutes(app, ctx);
+  return app;
+}
+
+function shortJsonError(text: string): string {
+  try {
+    JSON.parse(text);
+    return 'unknown error';
+  } catch (e) {
+    return (e as Error).message.slice(0, 120);
+  }
+}
+
+function sendError(err: FastifyError | ApiError, req: FastifyRequest, reply: FastifyReply): void {
+  if (isApiError(err)) {
+    if (err.headers) void reply.headers(err.headers);
+    void reply.code(err.status).send(err.toBody());
+    return;
+  }
+  const fe = err as FastifyError;
+  if (fe.validation) {
+    const first = fe.validation[0];
+    const where = fe.validationContext ?? 'body';
+    const path = (first?.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+    const missing = first?.keyword === 'required' ? String((first.params as { missingProperty?: string }).missingProperty ?? '') : '';
+    const extra = first?.keyword === 'additionalProperties' ? String((first.params as { additionalProperty?: string }).additionalProperty ?? '') : '';
+    const field = [path, missing || extra].filter(Boolean).join('.') || where;
+    const problem = missing ? 'is required' : extra ? 'is not a known field' : (first?.message ?? 'is invalid');
+    const code = where === 'querystring' ? 'invalid_query' : 'invalid_field';
+    void reply.code(400).send({
+      error: code,
+      message: `${where === 'querystring' ? 'Query parameter' : 'Field'} '${field}' ${problem}.`,
+      details: { field, in: where, problem },
+    });
+    return;
+  }
+  if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || fe.statusCode === 413) {
+    void reply.code(413).send({ error: 'payload_too_large', message: ERRORS.payload_too_large.message });
+    return;
+  }
+  if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+    void reply.code(400).send({ error: 'invalid_json', message: ERRORS.invalid_json.message });
+    return;
+  }
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    // Fastify's own client errors (bad URL encoding, etc.): still a 4xx with a code and a sentence.
+    void reply.code(fe.statusCode).send({ error: 'invalid_field', message: fe.message });
+    return;
+  }
+  req.log.error(err);
+  void reply.code(500).send({ error: 'internal_error', message: ERRORS.internal_error.message });
+}

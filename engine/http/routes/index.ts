@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import type { EngineContext } from '../../services/context.js';
+import { adminRoutes } from './adminRoutes.js';
+import { authRoutes } from './authRoutes.js';
+import { dataApiRoutes } from './dataApiRoutes.js';
+import { marketDataRoutes } from './marketDataRoutes.js';
+import { openapiRoutes } from './openapiRoutes.js';
+import { orderRoutes } from './orderRoutes.js';
+import { relayerRoutes } from './relayerRoutes.js';
+import { rendererRoutes } from './rendererRoutes.js';
+
+/** Base paths of the three services on the one listener (decisions §0). */
+export const RELAYER_PREFIX = '/relayer';
+export const DATA_PREFIX = '/data-api';
+
+export async function registerRoutes(app: FastifyInstance, ctx: EngineContext): Promise<void> {
+  // The OpenAPI collector must see every route, so it registers first.
+  await openapiRoutes(app, ctx);
+  await app.register(async (trading) => {
+    authRoutes(trading, ctx);
+    orderRoutes(trading, ctx);
+    marketDataRoutes(trading, ctx);
+    adminRoutes(trading, ctx);
+  });
+  await app.register(async (relayer) => relayerRoutes(relayer, ctx), { prefix: RELAYER_PREFIX });
+  await app.register(async (data) => dataApiRoutes(data, ctx), { prefix: DATA_PREFIX });
+  await rendererRoutes(app, ctx);
+}

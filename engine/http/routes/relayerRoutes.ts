@@ -1,0 +1,7 @@
+import type { FastifyInstance } from 'fastify';
+import type { EngineContext } from '../../services/context.js';
+
+export function relayerRoutes(app: FastifyInstance, ctx: EngineContext): void {
+  void app;
+  void ctx;
+}

@@ -1,0 +1,117 @@
+/**
+ * The one registry of stable error codes. Every HTTP error body the engine sends is
+ * `{"error": code, "message": sentence, "details"?: {...}}` (decisions §1), and the HTTP status of a
+ * code is decided here and nowhere else.
+ */
+
+export const ERRORS = {
+  // generic request problems
+  not_found: { status: 404, message: 'No route matches this method and path. See GET /openapi.json for the routes.' },
+  invalid_json: { status: 400, message: 'The request body is not valid JSON. Send a JSON document.' },
+  invalid_field: { status: 400, message: 'A field is missing or malformed.' },
+  invalid_query: { status: 400, message: 'A query parameter is missing or malformed.' },
+  payload_too_large: { status: 413, message: 'The request body is larger than 1 MiB. Send a smaller body.' },
+  rate_limited: { status: 429, message: 'Too many requests are queued for this client. Retry after the Retry-After seconds.' },
+  internal_error: { status: 500, message: 'The engine failed internally. The request was not applied.' },
+
+  // authentication (decisions §1, §2)
+  missing_auth_headers: { status: 401, message: 'Authentication headers are missing.' },
+  invalid_signature: { status: 401, message: 'The request signature does not verify.' },
+  timestamp_out_of_window: { status: 401, message: 'SERVICE_TIMESTAMP is too far from the server clock. Use GET /time.' },
+  unknown_api_key: { status: 401, message: 'SERVICE_API_KEY is not a key issued by this exchange.' },
+  api_key_revoked: { status: 401, message: 'SERVICE_API_KEY has been revoked. Create a new key with POST /auth/api-key.' },
+  passphrase_mismatch: { status: 401, message: 'SERVICE_PASSPHRASE does not belong to SERVICE_API_KEY.' },
+  address_mismatch: { status: 401, message: 'SERVICE_ADDRESS is not the address that owns this API key.' },
+  nonce_reused: { status: 401, message: 'SERVICE_NONCE is below the highest accepted nonce, or this signature was already used.' },
+  operator_unauthorized: { status: 401, message: 'Operator routes need Authorization: Bearer <operatorToken> (printed in the ready line).' },
+
+  // orders (interface §7, decisions §3)
+  owner_address_mismatch: { status: 400, message: 'owner must equal the SERVICE_ADDRESS header.' },
+  invalid_batch_size: { status: 400, message: 'batch supports at most 15 orders' },
+  system_paused: { status: 409, message: 'Trading is paused for the whole exchange (global circuit breaker).' },
+  condition_paused: { status: 409, message: 'Trading is paused for this market (condition circuit breaker).' },
+  order_not_found: { status: 404, message: 'No order has this id.' },
+  market_not_found: { status: 404, message: 'No market has this condition id. List markets with GET /markets.' },
+  token_not_found: { status: 404, message: 'No market trades this token id. List markets with GET /markets.' },
+  market_resolved: { status: 409, message: 'The market is resolved and no longer trades.' },
+  market_not_resolved: { status: 409, message: 'The market is not resolved yet.' },
+  nothing_to_redeem: { status: 400, message: 'This address holds no positions of this market to redeem.' },
+
+  // relayer (interface §4.4, §7, decisions §4)
+  invalid_relayer_payload: { status: 400, message: 'The relayer payload is malformed.' },
+  relayer_nonce_conflict: { status: 409, message: 'The nonce is stale or already used. Fetch a fresh one with GET /nonce.' },
+  relay_call_reverted: { status: 400, message: 'relay call reverted' },
+  safe_proxy_deployment_reverted: { status: 400, message: 'safe proxy deployment reverted' },
+  safe_not_deployed: { status: 400, message: 'The Safe is not deployed. Deploy it with SAFE-CREATE or POST /wallet/safe first.' },
+  safe_already_deployed: { status: 400, message: 'The Safe is already deployed.' },
+  wallet_service_disabled: { status: 503, message: 'The wallet service is disabled: the engine runs without a chain (--chain none).' },
+  wallet_transport_error: { status: 502, message: 'wallet_transport_error: the chain RPC could not be reached.' },
+  upstream_rpc_error: { status: 502, message: 'The chain RPC call failed.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export function statusOf(code: ErrorCode): number {
+  return ERRORS[code].status;
+}
+
+/** A failure that maps to an HTTP error body. Services throw it; only the HTTP layer renders it. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: Record<string, unknown> | undefined;
+  /** Extra top-level body fields (e.g. a placement result that rides along with a 400). */
+  readonly body: Record<string, unknown> | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message?: string,
+    opts: { details?: Record<string, unknown>; body?: Record<string, unknown>; status?: number; headers?: Record<string, string> } = {},
+  ) {
+    super(message ?? ERRORS[code].message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = opts.status ?? ERRORS[code].status;
+    this.details = opts.details;
+    this.body = opts.body;
+    this.headers = opts.headers;
+  }
+
+  toBody(): Record<string, unknown> {
+    return {
+      ...(this.body ?? {}),
+      error: this.code,
+      message: this.message,
+      ...(this.details ? { details: this.details } : {}),
+    };
+  }
+}
+
+export function isApiError(e: unknown): e is ApiError {
+  return e instanceof ApiError;
+}
+
+/**
+ * Placement error codes (interface §7): they travel inside a placement result as error_code/error_msg,
+ * not as HTTP error codes. The default messages are the document's verbatim.
+ */
+export const PLACEMENT_ERRORS = {
+  INVALID_ORDER_MIN_TICK_SIZE: 'order is invalid. Price breaks minimum tick size rules',
+  INVALID_ORDER_MIN_SIZE: 'order is invalid. Size lower than the minimum',
+  INVALID_ORDER_DUPLICATED: "order is invalid. Duplicated. Same order has already been placed, can't be placed again",
+  INVALID_ORDER_NOT_ENOUGH_BALANCE: 'not enough balance / allowance',
+  INVALID_ORDER_EXPIRATION: 'invalid expiration',
+  INVALID_ORDER_ERROR: 'could not insert order',
+  EXECUTION_ERROR: 'could not run the execution',
+  ORDER_DELAYED: 'order match delayed due to market conditions',
+  DELAYING_ORDER_ERROR: 'error delaying the order',
+  FOK_ORDER_NOT_FILLED_ERROR: "order couldn't be fully filled, FOK orders are fully filled/killed",
+  MARKET_NOT_READY: 'the market is not yet ready to process new orders',
+} as const;
+
+export type PlacementErrorCode = keyof typeof PLACEMENT_ERRORS;
+
+/** Batch lookup entry errors (interface §2.5). */
+export const LOOKUP_ERRORS = ['order_id_cannot_be_empty', 'order_not_found', 'internal_error'] as const;
+export type LookupErrorCode = (typeof LOOKUP_ERRORS)[number];

@@ -1,0 +1,33 @@
+import type { EngineConfig } from '../config.js';
+import type { ChainHandle } from '../chain/chainHandle.js';
+import type { Db } from '../store/database.js';
+import type { Secrets } from '../store/secrets.js';
+import type { WriteBatcher } from '../store/writeBatcher.js';
+import type { AuthService } from './auth/authService.js';
+import type { Clock } from './clock.js';
+import type { DataService } from './data/dataService.js';
+import type { MarketService } from './markets/marketService.js';
+import type { OrderService } from './orders/orderService.js';
+import type { RateLimiter } from './ratelimit/rateLimiter.js';
+import type { RelayerService } from './relayer/relayerService.js';
+
+/**
+ * Everything the engine is made of, wired once by the composition root (engine/engine.ts).
+ * Each service's constructor takes this context and reads its peers from it at call time, so the
+ * construction order only matters for the `init()` steps the composition root runs in sequence.
+ */
+export interface EngineContext {
+  readonly config: EngineConfig;
+  readonly clock: Clock;
+  readonly db: Db;
+  readonly writes: WriteBatcher;
+  readonly secrets: Secrets;
+  /** The local or remote chain; `chain.enabled` is false with `--chain none`. Addresses are always known. */
+  chain: ChainHandle;
+  auth: AuthService;
+  markets: MarketService;
+  orders: OrderService;
+  rateLimiter: RateLimiter;
+  relayer: RelayerService;
+  data: DataService;
+}

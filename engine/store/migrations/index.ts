@@ -1,0 +1,14 @@
+import { m001 } from './001_core.js';
+import { m002 } from './002_auth.js';
+import { m003 } from './003_markets.js';
+import { m004 } from './004_orders.js';
+import { m005 } from './005_relayer.js';
+
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+/** Every schema change, in order. A migration, once released, is never edited: add the next number. */
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005].filter((m) => m.sql.trim() !== '');

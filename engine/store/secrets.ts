@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Secrets the engine keeps in its data directory (file mode 0600), created on first start. */
+export interface Secrets {
+  /** Keyed-HMAC master key from which API secrets and passphrases are derived (decisions §2). */
+  masterKey: string;
+  /** Bearer token of the operator routes (decisions §7). */
+  operatorToken: string;
+  /** Private key of the engine's operator account: deploys contracts, is the markets' oracle, signs approvals. */
+  operatorPrivateKey: `0x${string}`;
+  /** Private key of the GSN relay EOA that submits relayHub.relayCall transactions. */
+  relayPrivateKey: `0x${string}`;
+}
+
+const FILE = 'secrets.json';
+
+function hex32(): `0x${string}` {
+  return `0x${randomBytes(32).toString('hex')}`;
+}
+
+export function loadOrCreateSecrets(dataDir: string): Secrets {
+  mkdirSync(dataDir, { recursive: true });
+  const path = join(dataDir, FILE);
+  if (existsSync(path)) {
+    const s = JSON.parse(readFileSync(path, 'utf8')) as Partial<Secrets>;
+    // Fill in secrets that older data directories lack, keeping the ones they have.
+    const full: Secrets = {
+      masterKey: s.masterKey ?? randomBytes(32).toString('hex'),
+      operatorToken: s.operatorToken ?? randomBytes(24).toString('hex'),
+      operatorPrivateKey: s.operatorPrivateKey ?? hex32(),
+      relayPrivateKey: s.relayPrivateKey ?? hex32(),
+    };
+    if (JSON.stringify(full) !== JSON.stringify(s)) writeSecrets(path, full);
+    return full;
+  }
+  const fresh: Secrets = {
+    masterKey: randomBytes(32).toString('hex'),
+    operatorToken: randomBytes(24).toString('hex'),
+    operatorPrivateKey: hex32(),
+    relayPrivateKey: hex32(),
+  };
+  writeSecrets(path, fresh);
+  return fresh;
+}
+
+function writeSecrets(path: string, s: Secrets): void {
+  writeFileSync(path, JSON.stringify(s, null, 2), { mode: 0o600 });
+  chmodSync(path, 0o600);
+}

@@ -1,0 +1,41 @@
+// Lint, and the layer rules of DEVELOPERS.md: imports point down only.
+//   http → services → (book, store, chain) → protocol;  client → protocol;  renderer → protocol, client;
+//   electron → the engine's public entry (engine/index.ts) only.
+import tseslint from 'typescript-eslint';
+
+const layer = (files, patterns) => ({
+  files,
+  rules: { 'no-restricted-imports': ['error', { patterns }] },
+});
+
+const up = (names, why) => names.map((n) => ({ group: [`**/${n}/**`, `**/${n}`, `**/${n}.js`], message: why }));
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist/**', 'renderer/dist/**', 'resources/contracts/build/**', '.data/**', 'test-results/**'] },
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { parserOptions: { projectService: false } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      'no-console': 'off',
+    },
+  },
+  layer(['engine/protocol/**/*.ts'], up(['book', 'store', 'chain', 'services', 'http', 'client'], 'protocol is the bottom layer: it imports nothing of the engine.')),
+  layer(['engine/book/**/*.ts'], [
+    ...up(['store', 'chain', 'services', 'http', 'client'], 'book is pure matching: it imports only protocol.'),
+    { group: ['node:*', 'fs', 'path', 'crypto'], message: 'book is pure: no I/O, no clock.' },
+  ]),
+  layer(['engine/store/**/*.ts'], up(['book', 'chain', 'services', 'http', 'client'], 'store imports only protocol.')),
+  layer(['engine/chain/**/*.ts'], up(['book', 'store', 'services', 'http', 'client'], 'chain imports only protocol.')),
+  layer(['engine/services/**/*.ts'], up(['http', 'client'], 'services must not import the HTTP layer or the client library.')),
+  layer(['engine/http/**/*.ts'], up(['book', 'store', 'chain', 'client'], 'http routes call services; they never touch book, store or chain directly.')),
+  layer(['engine/client/**/*.ts'], up(['book', 'store', 'chain', 'services', 'http'], 'the client library imports only protocol (it runs in the browser too).')),
+  layer(['renderer/**/*.ts', 'renderer/**/*.tsx'], [
+    ...up(['book', 'store', 'chain', 'services', 'http'], 'the renderer imports only engine/protocol and engine/client.'),
+    { group: ['electron', 'node:*', 'better-sqlite3'], message: 'the renderer runs in a browser.' },
+  ]),
+  layer(['electron/**/*.ts'], [
+    { group: ['**/engine/*/**', '**/engine/*/*', '!**/engine/index.js'], message: 'electron imports the engine only through engine/index.ts.' },
+  ]),
+);
