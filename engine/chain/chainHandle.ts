@@ -1,3 +1,7 @@
+import type { Chain, PrivateKeyAccount, PublicClient, Transport, WalletClient } from 'viem';
+import type { DeploymentAddresses } from '../protocol/contractAddresses.js';
+import type { ChainAbis } from './abis.js';
+
 /** Addresses of everything the exchange signs against or deploys (GET /config `contracts`). */
 export interface ContractAddresses {
   /** Order-signing domain's verifyingContract for plain markets. */
@@ -27,4 +31,40 @@ export interface ChainHandle {
   readonly operatorAddress: `0x${string}`;
   /** Stops the child chain process (if the engine started one). */
   stop(): Promise<void>;
+
+  /**
+   * Every contract the engine deploys, at its predicted address (a pure function of the operator address;
+   * protocol/contractAddresses.ts): also the ones GET /config does not list (fallbackHandler,
+   * proxyWalletImplementation). Known even when the chain is disabled or unreachable.
+   */
+  readonly deployment: DeploymentAddresses;
+  /** The GSN relay EOA that sends RelayHub.relayCall (GET /relay-payload `address`). */
+  readonly relayAddress: `0x${string}`;
+  /** Read access to the chain; null when disabled. */
+  readonly publicClient: ChainPublicClient | null;
+  /** Signs and sends as the operator (nonce-managed); null when disabled. */
+  readonly operatorWallet: ChainWalletClient | null;
+  /** Signs and sends as the GSN relay (nonce-managed); null when disabled. */
+  readonly relayWallet: ChainWalletClient | null;
+  readonly abis: ChainAbis;
+  /**
+   * Whether the chain answers JSON-RPC now (false when disabled). After an outage, the first successful
+   * probe also deploys whatever is missing before this resolves true.
+   */
+  reachable(): Promise<boolean>;
+  /**
+   * The clients, once the chain answers and the contracts are in place. Throws ApiError
+   * `wallet_service_disabled` (no chain) or `wallet_transport_error` (RPC unreachable): what the relayer
+   * routes answer.
+   */
+  ready(): Promise<ChainClients>;
+}
+
+export type ChainPublicClient = PublicClient<Transport, Chain>;
+export type ChainWalletClient = WalletClient<Transport, Chain, PrivateKeyAccount>;
+
+export interface ChainClients {
+  publicClient: ChainPublicClient;
+  operatorWallet: ChainWalletClient;
+  relayWallet: ChainWalletClient;
 }

@@ -52,6 +52,8 @@ export async function buildApp(ctx: EngineContext, opts: { logger?: boolean } = 
     void reply.code(404).send({ error: 'not_found', message: `No route for ${req.method} ${req.url.split('?')[0]}. See GET /openapi.json.` });
   });
 
+  app.addHook('onRequest', ctx.rateLimiter.hook);
+  app.addHook('preClose', async () => ctx.rateLimiter.stop());
   await registerRoutes(app, ctx);
   return app;
 }

@@ -13,6 +13,7 @@ export const ERRORS = {
   payload_too_large: { status: 413, message: 'The request body is larger than 1 MiB. Send a smaller body.' },
   rate_limited: { status: 429, message: 'Too many requests are queued for this client. Retry after the Retry-After seconds.' },
   internal_error: { status: 500, message: 'The engine failed internally. The request was not applied.' },
+  renderer_not_built: { status: 404, message: 'The terminal is not built. Run `npm run build:renderer`, then reload /app/.' },
 
   // authentication (decisions §1, §2)
   missing_auth_headers: { status: 401, message: 'Authentication headers are missing.' },
@@ -22,6 +23,7 @@ export const ERRORS = {
   api_key_revoked: { status: 401, message: 'SERVICE_API_KEY has been revoked. Create a new key with POST /auth/api-key.' },
   passphrase_mismatch: { status: 401, message: 'SERVICE_PASSPHRASE does not belong to SERVICE_API_KEY.' },
   address_mismatch: { status: 401, message: 'SERVICE_ADDRESS is not the address that owns this API key.' },
+  invalid_auth_header: { status: 401, message: 'An authentication header is malformed.' },
   nonce_reused: { status: 401, message: 'SERVICE_NONCE is below the highest accepted nonce, or this signature was already used.' },
   operator_unauthorized: { status: 401, message: 'Operator routes need Authorization: Bearer <operatorToken> (printed in the ready line).' },
 
@@ -33,6 +35,7 @@ export const ERRORS = {
   order_not_found: { status: 404, message: 'No order has this id.' },
   market_not_found: { status: 404, message: 'No market has this condition id. List markets with GET /markets.' },
   token_not_found: { status: 404, message: 'No market trades this token id. List markets with GET /markets.' },
+  no_liquidity: { status: 404, message: 'No orders rest on the side of the book this price needs. See GET /book.' },
   market_resolved: { status: 409, message: 'The market is resolved and no longer trades.' },
   market_not_resolved: { status: 409, message: 'The market is not resolved yet.' },
   nothing_to_redeem: { status: 400, message: 'This address holds no positions of this market to redeem.' },
@@ -47,6 +50,9 @@ export const ERRORS = {
   wallet_service_disabled: { status: 503, message: 'The wallet service is disabled: the engine runs without a chain (--chain none).' },
   wallet_transport_error: { status: 502, message: 'wallet_transport_error: the chain RPC could not be reached.' },
   upstream_rpc_error: { status: 502, message: 'The chain RPC call failed.' },
+  invalid_relayer_signature: { status: 400, message: 'The signature does not recover to the signer of the payload. Re-sign the exact payload.' },
+  execution_reverted: { status: 400, message: 'The transaction would revert on chain, so it was not queued.' },
+  relay_nonce_mismatch: { status: 400, message: 'The relay-hub nonce is not the owner’s current one (WrongNonce). Fetch it with GET /nonce?type=PROXY and re-sign.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

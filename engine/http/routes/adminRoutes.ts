@@ -1,7 +1,128 @@
-import type { FastifyInstance } from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { formatUnits, parseUnits } from '../../protocol/amounts.js';
+import { ApiError } from '../../protocol/errors.js';
+import { CreateMarketBody, FaucetBody, FaucetResponse, PauseBody, PauseResponse, ResolveBody, ResolveParams } from '../../protocol/schemas/admin.js';
+import { PublicMarketSchema } from '../../protocol/schemas/markets.js';
 import type { EngineContext } from '../../services/context.js';
+import { MarketDataService } from '../../services/markets/marketDataService.js';
 
+const TAG = ['operator'];
+const SECURITY = [{ operatorToken: [] }];
+
+/** Operator routes (decisions §7): market creation, circuit breakers, resolution, paper-collateral faucet. */
 export function adminRoutes(app: FastifyInstance, ctx: EngineContext): void {
-  void app;
-  void ctx;
+  const data = new MarketDataService(ctx);
+
+  const requireOperator = async (req: FastifyRequest): Promise<void> => {
+    const header = req.headers.authorization ?? '';
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    const expected = Buffer.from(ctx.secrets.operatorToken);
+    const given = Buffer.from(m?.[1] ?? '');
+    if (!m || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      throw new ApiError(
+        'operator_unauthorized',
+        m
+          ? 'The operator token is wrong. Use the operatorToken printed in the ready line (also in secrets.json of the data directory).'
+          : 'Operator routes need the header Authorization: Bearer <operatorToken> (printed in the ready line).',
+      );
+    }
+  };
+  // Pause and resume take an optional body: treat "no body" as {} before the schema sees it.
+  const emptyBodyIsObject = async (req: FastifyRequest): Promise<void> => {
+    if (req.body === undefined || req.body === null) req.body = {};
+  };
+  // Money fields must be decimal STRINGS (a JSON number is a float); checked before ajv would coerce them.
+  const decimalStrings =
+    (...fields: string[]) =>
+    async (req: FastifyRequest): Promise<void> => {
+      const body = req.body as Record<string, unknown> | undefined;
+      if (!body || typeof body !== 'object') return;
+      for (const f of fields) {
+        if (f in body && typeof body[f] !== 'string') {
+          throw new ApiError('invalid_field', `${f} must be a decimal string such as "250.5", not a JSON ${typeof body[f]}: amounts are never floats.`, { details: { field: f } });
+        }
+      }
+    };
+  const base = { onRequest: requireOperator };
+
+  app.post('/admin/markets', { ...base, preValidation: decimalStrings('tickSize', 'minOrderSize'), schema: { tags: TAG, security: SECURITY, summary: 'Create a binary market', body: CreateMarketBody, response: { 201: PublicMarketSchema } } }, async (req, reply) => {
+    const b = req.body as { question: string; description?: string; outcomes?: string[]; tickSize: string; minOrderSize: string; negRisk?: boolean; endDate?: string | null; eventId?: number };
+    const tickSize = parseUnits(b.tickSize);
+    if (tickSize === undefined) throw new ApiError('invalid_field', `tickSize must be a decimal string: "0.1", "0.01", "0.001" or "0.0001"; got ${JSON.stringify(b.tickSize)}.`, { details: { field: 'tickSize' } });
+    const minOrderSize = parseUnits(b.minOrderSize);
+    if (minOrderSize === undefined || minOrderSize === 0n) {
+      throw new ApiError('invalid_field', `minOrderSize must be a positive decimal string of shares with at most 6 decimals, e.g. "5"; got ${JSON.stringify(b.minOrderSize)}.`, { details: { field: 'minOrderSize' } });
+    }
+    if (b.outcomes !== undefined && b.outcomes.length !== 2) {
+      throw new ApiError('invalid_field', 'outcomes must hold exactly two labels, e.g. ["Yes","No"]; markets are binary.', { details: { field: 'outcomes' } });
+    }
+    const market = await ctx.markets.create({
+      question: b.question,
+      ...(b.description !== undefined ? { description: b.description } : {}),
+      ...(b.outcomes !== undefined ? { outcomes: [b.outcomes[0]!, b.outcomes[1]!] as [string, string] } : {}),
+      tickSize,
+      minOrderSize,
+      negRisk: b.negRisk ?? false,
+      endDate: b.endDate ?? null,
+      ...(b.eventId !== undefined ? { eventId: b.eventId } : {}),
+    });
+    return reply.code(201).send(data.publicMarket(market));
+  });
+
+  const pauseState = (conditionId?: string) => ({
+    system_paused: ctx.markets.isSystemPaused(),
+    ...(conditionId !== undefined ? { condition_id: conditionId.toLowerCase(), condition_paused: ctx.markets.byCondition(conditionId)?.paused ?? false } : {}),
+  });
+
+  for (const action of ['pause', 'resume'] as const) {
+    app.post(
+      `/admin/${action}`,
+      {
+        ...base,
+        preValidation: emptyBodyIsObject,
+        schema: { tags: TAG, security: SECURITY, summary: `${action === 'pause' ? 'Engage' : 'Release'} the global breaker (no conditionId) or one market's`, body: PauseBody, response: { 200: PauseResponse } },
+      },
+      async (req) => {
+        const { conditionId } = req.body as { conditionId?: string };
+        if (conditionId !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(conditionId)) {
+          throw new ApiError('invalid_field', `conditionId must be 0x followed by 64 hex digits (see GET /markets); got ${JSON.stringify(conditionId)}. Omit it for the global breaker.`, { details: { field: 'conditionId' } });
+        }
+        if (action === 'pause') await ctx.markets.pause(conditionId);
+        else await ctx.markets.resume(conditionId);
+        return pauseState(conditionId);
+      },
+    );
+  }
+
+  app.get('/admin/pause', { ...base, schema: { tags: TAG, security: SECURITY, summary: 'Breaker state: global flag and paused markets' } }, async () => ({
+    system_paused: ctx.markets.isSystemPaused(),
+    paused_conditions: ctx.markets
+      .list()
+      .filter((m) => m.paused)
+      .map((m) => m.conditionId),
+  }));
+
+  app.post(
+    '/admin/markets/:conditionId/resolve',
+    { ...base, schema: { tags: TAG, security: SECURITY, summary: 'Resolve a market: the winning outcome pays 1', params: ResolveParams, body: ResolveBody, response: { 200: PublicMarketSchema } } },
+    async (req) => {
+      const { conditionId } = req.params as { conditionId: string };
+      const { winningOutcomeIndex } = req.body as { winningOutcomeIndex: number };
+      return data.publicMarket(await ctx.markets.resolve(conditionId, winningOutcomeIndex));
+    },
+  );
+
+  app.post('/admin/faucet', { ...base, preValidation: decimalStrings('amount'), schema: { tags: TAG, security: SECURITY, summary: 'Credit paper collateral to an address', body: FaucetBody, response: { 200: FaucetResponse } } }, async (req) => {
+    const { address, amount } = req.body as { address: string; amount: string };
+    if (!/^0x[0-9a-fA-F]{40}$/.test(address)) {
+      throw new ApiError('invalid_field', `address must be 0x followed by 40 hex digits; got ${JSON.stringify(address)}.`, { details: { field: 'address' } });
+    }
+    const units = parseUnits(amount);
+    if (units === undefined || units === 0n) {
+      throw new ApiError('invalid_field', `amount must be a positive decimal string of collateral units with at most 6 decimals, e.g. "250.5"; got ${JSON.stringify(amount)}.`, { details: { field: 'amount' } });
+    }
+    await ctx.orders.creditCollateral(address.toLowerCase(), units, 'faucet');
+    return { address: address.toLowerCase(), credited: formatUnits(units) };
+  });
 }

@@ -1,7 +1,209 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { PostOrderBody } from '../../protocol/eip712.js';
+import { ApiError } from '../../protocol/errors.js';
+import {
+  BalanceAllowanceQuery,
+  BalanceAllowanceSchema,
+  CancelMarketBody,
+  CancelOrderBody,
+  CancelOrdersBody,
+  CancelResultSchema,
+  LookupBodySchema,
+  LookupResponseSchema,
+  OpenOrdersPageSchema,
+  OpenOrdersQuery,
+  OrderIdParams,
+  OrderRecordSchema,
+  PlacementRejectionSchema,
+  PlacementResultSchema,
+  postOrderBodySchema,
+  postOrdersBodySchema,
+  RedeemBody,
+  RedeemResultSchema,
+  TradesPageSchema,
+  TradesQuery,
+} from '../../protocol/schemas/orders.js';
 import type { EngineContext } from '../../services/context.js';
+import type { OrderIdentity, PlacementResult } from '../../services/orders/orderService.js';
+import { requireL2 } from '../l2Guard.js';
 
+const TAG = ['orders'];
+const SECURITY = [{ l2: [] }];
+
+/** The caller set by the L2 guard. */
+function identityOf(req: FastifyRequest): OrderIdentity {
+  const id: OrderIdentity | undefined = req.identity;
+  if (!id) throw new ApiError('missing_auth_headers', 'This route needs L2 authentication headers (SERVICE_ADDRESS, SERVICE_SIGNATURE, SERVICE_TIMESTAMP, SERVICE_API_KEY, SERVICE_PASSPHRASE).');
+  return id;
+}
+
+/** A refused single order: HTTP 400 with the placement result plus `error`/`message` (decisions §3). */
+function sendPlacement(reply: FastifyReply, result: PlacementResult): FastifyReply {
+  if (result.success) return reply.code(201).send(result);
+  return reply.code(400).send({ ...result, error: result.error_code, message: result.error_msg });
+}
+
+/** DELETE routes whose body public clients may omit: treat "no body" as {} so the schema names fields, not the body. */
+async function emptyBodyIsObject(req: FastifyRequest): Promise<void> {
+  if (req.body === undefined || req.body === null) req.body = {};
+}
+
+/**
+ * Order placement, cancels, lookups, balances and redemption (interface §4.2, decisions §3, §5).
+ * Thin: schemas validate, the order service decides.
+ */
 export function orderRoutes(app: FastifyInstance, ctx: EngineContext): void {
-  void app;
-  void ctx;
+  const compat = ctx.config.profile === 'polymarket';
+  // preValidation: an unauthenticated caller gets its 401 before any body validation.
+  const guard = requireL2(ctx, { basePath: '' });
+  const l2 = { preValidation: guard };
+
+  app.post(
+    '/order',
+    {
+      ...l2,
+      schema: {
+        tags: TAG,
+        security: SECURITY,
+        summary: 'Place a signed order (201 accepted; 400 with the placement result when refused)',
+        body: postOrderBodySchema({ compat }),
+        response: { 201: PlacementResultSchema, 400: PlacementRejectionSchema },
+      },
+    },
+    async (req, reply) => sendPlacement(reply, await ctx.orders.place(identityOf(req), req.body as PostOrderBody)),
+  );
+
+  app.post(
+    '/orders',
+    {
+      ...l2,
+      schema: {
+        tags: TAG,
+        security: SECURITY,
+        summary: 'Place 1 to 15 signed orders; one placement result per entry, in order (200)',
+        body: postOrdersBodySchema({ compat }),
+        response: { 200: { type: 'array', items: PlacementResultSchema } },
+      },
+    },
+    async (req) => ctx.orders.placeBatch(identityOf(req), req.body as PostOrderBody[]),
+  );
+
+  app.delete(
+    '/order',
+    {
+      preValidation: [guard, emptyBodyIsObject],
+      schema: { tags: TAG, security: SECURITY, summary: 'Cancel one order: {"orderID"} (or {"orderId"})', body: CancelOrderBody, response: { 200: CancelResultSchema } },
+    },
+    async (req) => {
+      const b = req.body as { orderID?: string; orderId?: string };
+      const id = b.orderID ?? b.orderId;
+      if (id === undefined || id.trim() === '') {
+        throw new ApiError('invalid_field', "Field 'orderID' is required: the id (order_id) of the order to cancel.", { details: { field: 'orderID', in: 'body', problem: 'is required' } });
+      }
+      return ctx.orders.cancel(identityOf(req), [id]);
+    },
+  );
+
+  app.delete(
+    '/orders',
+    { ...l2, schema: { tags: TAG, security: SECURITY, summary: 'Cancel several orders: a JSON array of ids', body: CancelOrdersBody, response: { 200: CancelResultSchema } } },
+    async (req) => ctx.orders.cancel(identityOf(req), req.body as string[]),
+  );
+
+  app.delete(
+    '/cancel-all',
+    { ...l2, schema: { tags: TAG, security: SECURITY, summary: "Cancel all of the caller's resting orders", response: { 200: CancelResultSchema } } },
+    async (req) => ctx.orders.cancelAll(identityOf(req)),
+  );
+
+  app.delete(
+    '/cancel-market-orders',
+    {
+      preValidation: [guard, emptyBodyIsObject],
+      schema: {
+        tags: TAG,
+        security: SECURITY,
+        summary: "Cancel the caller's resting orders of one market and/or token",
+        body: CancelMarketBody,
+        response: { 200: CancelResultSchema },
+      },
+    },
+    async (req) => ctx.orders.cancelMarket(identityOf(req), req.body as { market?: string; asset_id?: string }),
+  );
+
+  app.get(
+    '/data/order/:id',
+    { schema: { tags: TAG, summary: 'One order record by ULID (no authentication)', params: OrderIdParams, response: { 200: OrderRecordSchema } } },
+    async (req) => ctx.orders.get((req.params as { id: string }).id),
+  );
+
+  app.post(
+    '/data/orders/lookup',
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Look up 1 to 500 orders; always 207 with one entry per request entry',
+        body: LookupBodySchema,
+        response: { 207: LookupResponseSchema },
+      },
+    },
+    async (req, reply) => reply.code(207).send(ctx.orders.lookup(req.body as Array<{ orderId?: string }>)),
+  );
+
+  app.get(
+    '/data/orders',
+    { ...l2, schema: { tags: TAG, security: SECURITY, summary: "The caller's resting orders, paged by next_cursor", querystring: OpenOrdersQuery, response: { 200: OpenOrdersPageSchema } } },
+    async (req) => ctx.orders.listOpen(identityOf(req), req.query as { id?: string; market?: string; asset_id?: string; next_cursor?: string }),
+  );
+
+  app.get(
+    '/data/trades',
+    {
+      ...l2,
+      schema: { tags: TAG, security: SECURITY, summary: "The caller's trades (taker or maker), newest first, paged by next_cursor", querystring: TradesQuery, response: { 200: TradesPageSchema } },
+    },
+    async (req) => ctx.orders.listTrades(identityOf(req), req.query as Parameters<EngineContext['orders']['listTrades']>[1]),
+  );
+
+  const balanceHandler = async (req: FastifyRequest) => {
+    const q = req.query as { asset_type: 'COLLATERAL' | 'CONDITIONAL'; token_id?: string; signature_type?: number };
+    return ctx.orders.balanceAllowance(identityOf(req), q.asset_type, q.token_id === '' ? undefined : q.token_id, q.signature_type);
+  };
+  app.get(
+    '/balance-allowance',
+    {
+      ...l2,
+      schema: {
+        tags: TAG,
+        security: SECURITY,
+        summary: 'Paper balance, allowance (= balance) and what open orders reserve, as 6-decimal integer strings',
+        querystring: BalanceAllowanceQuery,
+        response: { 200: BalanceAllowanceSchema },
+      },
+    },
+    balanceHandler,
+  );
+  app.get(
+    '/balance-allowance/update',
+    {
+      ...l2,
+      schema: {
+        tags: TAG,
+        security: SECURITY,
+        summary: 'Public-client compatibility: nothing to refresh (paper balances are always current); answers like GET /balance-allowance',
+        querystring: BalanceAllowanceQuery,
+        response: { 200: BalanceAllowanceSchema },
+      },
+    },
+    balanceHandler,
+  );
+
+  app.post(
+    '/redeem',
+    {
+      ...l2,
+      schema: { tags: TAG, security: SECURITY, summary: "Redeem the caller's positions in a resolved market for collateral", body: RedeemBody, response: { 200: RedeemResultSchema } },
+    },
+    async (req) => ctx.orders.redeem(identityOf(req), (req.body as { conditionId: string }).conditionId),
+  );
 }

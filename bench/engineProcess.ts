@@ -1,0 +1,58 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export interface ReadyInfo {
+  ready: true;
+  trading: string;
+  relayer: string;
+  data: string;
+  operatorToken: string;
+  dataDir: string;
+  chainId: number;
+}
+
+export interface EngineProcess {
+  readonly ready: ReadyInfo;
+  /** Milliseconds from spawn to the ready line. */
+  readonly startMs: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the headless exchange as its own process, exactly as `npm run exchange` does, so a load
+ * generator in this process measures it over real HTTP without sharing its event loop.
+ */
+export async function startEngineProcess(args: string[]): Promise<EngineProcess> {
+  const t0 = performance.now();
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'engine/cli.ts', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const ready = await new Promise<ReadyInfo>((resolve, reject) => {
+    const rl = createInterface({ input: child.stdout! });
+    rl.once('line', (line) => {
+      try {
+        resolve(JSON.parse(line) as ReadyInfo);
+      } catch {
+        reject(new Error(`engine printed a non-JSON first line: ${line}`));
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`engine exited (${code}) before ready: ${stderr}`)));
+  });
+  const startMs = performance.now() - t0;
+  return {
+    ready,
+    startMs,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}

@@ -1,0 +1,288 @@
+/**
+ * End to end over HTTP: pre-signed orders on many keep-alive connections against the headless exchange
+ * running in its own process (durable before each 201), then the batch lookup and the deep-book read.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import secp256k1 from 'secp256k1';
+import { Pool } from 'undici';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { CLOB_AUTH_TYPES, clobAuthDomain, clobAuthMessage, ZERO_ADDRESS, type Address } from '../engine/protocol/eip712.js';
+import { buildL2Signature } from '../engine/protocol/hmac.js';
+import { orderDigest } from '../engine/services/crypto/orderDigest.js';
+import { startEngineProcess, type ReadyInfo } from './engineProcess.js';
+
+export interface HttpBenchOptions {
+  orders?: number;
+  connections?: number;
+  traders?: number;
+}
+
+export interface HttpBenchResult {
+  orders: number;
+  connections: number;
+  accepted: number;
+  rejected: number;
+  seconds: number;
+  acceptedPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  lookup500: { p50Ms: number; p99Ms: number };
+  book1000Levels: { levels: number; p50Ms: number; p99Ms: number; serverP50Ms: number };
+}
+
+interface Trader {
+  key: `0x${string}`;
+  priv: Uint8Array;
+  address: Address;
+  creds: { key: string; secret: string; passphrase: string };
+}
+
+interface Market {
+  conditionId: string;
+  yes: string;
+  no: string;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function json<T>(res: Response): Promise<T> {
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${res.status} ${res.url}: ${text}`);
+  return JSON.parse(text) as T;
+}
+
+async function createMarket(ready: ReadyInfo, tickSize: string): Promise<Market> {
+  const m = await json<{ condition_id: string; tokens: Array<{ token_id: string }> }>(
+    await fetch(`${ready.trading}/admin/markets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ready.operatorToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ question: `Benchmark market at tick ${tickSize}?`, tickSize, minOrderSize: '5' }),
+    }),
+  );
+  return { conditionId: m.condition_id, yes: m.tokens[0]!.token_id, no: m.tokens[1]!.token_id };
+}
+
+async function createTrader(ready: ReadyInfo): Promise<Trader> {
+  const key = generatePrivateKey();
+  const account = privateKeyToAccount(key);
+  const timestamp = Math.floor(Date.now() / 1000).toString();
+  const signature = await account.signTypedData({
+    domain: clobAuthDomain(ready.chainId),
+    types: CLOB_AUTH_TYPES,
+    primaryType: 'ClobAuth',
+    message: clobAuthMessage(account.address, timestamp, 0n),
+  });
+  const creds = await json<Trader['creds']>(
+    await fetch(`${ready.trading}/auth/api-key`, {
+      method: 'POST',
+      headers: { SERVICE_ADDRESS: account.address, SERVICE_SIGNATURE: signature, SERVICE_TIMESTAMP: timestamp, SERVICE_NONCE: '0' },
+    }),
+  );
+  await json(
+    await fetch(`${ready.trading}/admin/faucet`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ready.operatorToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ address: account.address, amount: '10000000' }),
+    }),
+  );
+  return { key, priv: Buffer.from(key.slice(2), 'hex'), address: account.address, creds };
+}
+
+interface PreparedRequest {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** A BUY order signed with native secp256k1 over the engine's own EIP-712 digest (both proven equal to viem in tests). */
+function signedBuy(
+  t: Trader,
+  market: Market,
+  tokenId: string,
+  priceMicro: bigint,
+  sizeMicro: bigint,
+  salt: number,
+  orderType: string,
+  domain: { chainId: number; verifyingContract: Address },
+): string {
+  const makerAmount = (priceMicro * sizeMicro) / 1_000_000n;
+  const order = {
+    salt,
+    maker: t.address,
+    signer: t.address,
+    taker: ZERO_ADDRESS,
+    tokenId,
+    makerAmount: makerAmount.toString(),
+    takerAmount: sizeMicro.toString(),
+    expiration: '0',
+    nonce: '0',
+    feeRateBps: '0',
+    side: 'BUY' as const,
+    signatureType: 0,
+  };
+  const digest = orderDigest(order, domain);
+  const { signature, recid } = secp256k1.ecdsaSign(digest, t.priv);
+  const sig = '0x' + Buffer.from(signature).toString('hex') + (27 + recid).toString(16);
+  return JSON.stringify({
+    order: { ...order, conditionId: market.conditionId, referrer: ZERO_ADDRESS, signature: sig },
+    owner: t.address,
+    orderType,
+  });
+}
+
+function l2Headers(t: Trader, method: string, path: string, body: string): Record<string, string> {
+  const ts = Math.floor(Date.now() / 1000).toString();
+  return {
+    'content-type': 'application/json',
+    SERVICE_ADDRESS: t.address,
+    SERVICE_API_KEY: t.creds.key,
+    SERVICE_PASSPHRASE: t.creds.passphrase,
+    SERVICE_TIMESTAMP: ts,
+    SERVICE_SIGNATURE: buildL2Signature(t.creds.secret, ts, method, path, body),
+  };
+}
+
+/**
+ * The order stream: mostly resting BUYs on both outcomes below 0.5 (they never cross each other), and every
+ * tenth a FAK BUY of the other outcome at 0.6 that mints against the resting side: matching, fills and
+ * settlement writes are part of the measured path.
+ */
+function prepareOrders(n: number, traders: Trader[], market: Market, domain: { chainId: number; verifyingContract: Address }): PreparedRequest[] {
+  const out: PreparedRequest[] = [];
+  let salt = 1_000_000;
+  for (let i = 0; i < n; i++) {
+    const t = traders[i % traders.length]!;
+    const crossing = i % 10 === 9;
+    const outcomeYes = i % 2 === 0;
+    const token = outcomeYes ? market.yes : market.no;
+    const price = crossing ? 600_000n : BigInt(10_000 * (1 + (i % 45)));
+    const body = signedBuy(t, market, token, price, 5_000_000n, salt++, crossing ? 'FAK' : 'GTC', domain);
+    out.push({ body, headers: l2Headers(t, 'POST', '/order', body) });
+  }
+  return out;
+}
+
+async function blast(pool: Pool, reqs: PreparedRequest[], concurrency: number): Promise<{ latencies: number[]; ok: number; ids: string[]; seconds: number; firstError?: string }> {
+  const latencies = new Array<number>(reqs.length);
+  const ids: string[] = [];
+  let next = 0;
+  let ok = 0;
+  let firstError: string | undefined;
+  const t0 = performance.now();
+  async function worker(): Promise<void> {
+    for (;;) {
+      const i = next++;
+      if (i >= reqs.length) return;
+      const r = reqs[i]!;
+      const s = performance.now();
+      const res = await pool.request({ path: '/order', method: 'POST', headers: r.headers, body: r.body });
+      const text = await res.body.text();
+      latencies[i] = performance.now() - s;
+      if (res.statusCode === 201) {
+        ok++;
+        const id = (JSON.parse(text) as { order_id?: string }).order_id;
+        if (id && ids.length < 5_000) ids.push(id);
+      } else if (!firstError) firstError = `${res.statusCode} ${text.slice(0, 300)}`;
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const seconds = (performance.now() - t0) / 1000;
+  return { latencies: latencies.sort((a, b) => a - b), ok, ids, seconds, ...(firstError ? { firstError } : {}) };
+}
+
+async function timeRequests(pool: Pool, n: number, req: () => { path: string; method: 'GET' | 'POST'; body?: string; headers?: Record<string, string> }, expect: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = req();
+    const s = performance.now();
+    const res = await pool.request(r);
+    await res.body.text();
+    const dt = performance.now() - s;
+    if (res.statusCode !== expect) throw new Error(`${r.method} ${r.path} answered ${res.statusCode}`);
+    if (i >= 5) times.push(dt); // the first few warm the route up
+  }
+  return times.sort((a, b) => a - b);
+}
+
+/** 1,000 levels on one token: 500 distinct YES bids and 500 distinct NO bids (mirrored as YES asks). */
+async function deepBook(ready: ReadyInfo, pool: Pool, trader: Trader, domain: { chainId: number; verifyingContract: Address }): Promise<{ market: Market; levels: number }> {
+  const market = await createMarket(ready, '0.0001');
+  const reqs: PreparedRequest[] = [];
+  let salt = 9_000_000;
+  for (let i = 1; i <= 500; i++) {
+    for (const token of [market.yes, market.no]) {
+      const body = signedBuy(trader, market, token, BigInt(100 * i), 5_000_000n, salt++, 'GTC', domain);
+      reqs.push({ body, headers: l2Headers(trader, 'POST', '/order', body) });
+    }
+  }
+  const r = await blast(pool, reqs, 16);
+  if (r.ok !== reqs.length) throw new Error(`deep book: only ${r.ok}/${reqs.length} orders accepted (${r.firstError})`);
+  const book = await json<{ bids: unknown[]; asks: unknown[] }>(await fetch(`${ready.trading}/book?token_id=${market.yes}`));
+  return { market, levels: book.bids.length + book.asks.length };
+}
+
+export async function runHttpBench(opts: HttpBenchOptions = {}): Promise<HttpBenchResult> {
+  const n = opts.orders ?? 60_000;
+  const connections = opts.connections ?? 64;
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-http-'));
+  const engine = await startEngineProcess(['--port', '0', '--data-dir', dataDir, '--chain', 'none', '--no-demo', '--no-rate-limits']);
+  const pool = new Pool(engine.ready.trading, { connections, pipelining: 1 });
+  try {
+    const ready = engine.ready;
+    const config = await json<{ chainId: number; contracts: { exchange: Address } }>(await fetch(`${ready.trading}/config`));
+    const domain = { chainId: config.chainId, verifyingContract: config.contracts.exchange };
+    const market = await createMarket(ready, '0.01');
+    const traders = await Promise.all(Array.from({ length: opts.traders ?? 16 }, () => createTrader(ready)));
+    const reqs = prepareOrders(n, traders, market, domain);
+
+    // Warm-up on a separate market so JIT and caches are hot, then the measured run.
+    const warmMarket = await createMarket(ready, '0.01');
+    await blast(pool, prepareOrders(3_000, traders, warmMarket, domain), connections);
+    const run = await blast(pool, reqs, connections);
+    if (run.ok === 0) throw new Error(`no order was accepted: ${run.firstError}`);
+
+    const ids = run.ids.slice(0, 500);
+    const lookupBody = JSON.stringify(ids.map((orderId) => ({ orderId })));
+    const lookup = await timeRequests(pool, 55, () => ({ path: '/data/orders/lookup', method: 'POST', body: lookupBody, headers: { 'content-type': 'application/json' } }), 207);
+
+    const deep = await deepBook(ready, pool, traders[0]!, domain);
+    const bookTimes = await timeRequests(pool, 505, () => ({ path: `/book?token_id=${deep.market.yes}`, method: 'GET' }), 200);
+    // The same read with HTTP round-trip overhead removed: an empty-route baseline on the same connection.
+    const health = await timeRequests(pool, 505, () => ({ path: '/', method: 'GET' }), 200);
+
+    return {
+      orders: n,
+      connections,
+      accepted: run.ok,
+      rejected: n - run.ok,
+      seconds: run.seconds,
+      acceptedPerSecond: run.ok / run.seconds,
+      p50Ms: percentile(run.latencies, 50),
+      p99Ms: percentile(run.latencies, 99),
+      lookup500: { p50Ms: percentile(lookup, 50), p99Ms: percentile(lookup, 99) },
+      book1000Levels: {
+        levels: deep.levels,
+        p50Ms: percentile(bookTimes, 50),
+        p99Ms: percentile(bookTimes, 99),
+        serverP50Ms: Math.max(0, percentile(bookTimes, 50) - percentile(health, 50)),
+      },
+    };
+  } finally {
+    await pool.close();
+    await engine.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  runHttpBench({ orders: Number(process.env.BENCH_ORDERS ?? 60_000) })
+    .then((r) => console.log(JSON.stringify(r, null, 2)))
+    .catch((e) => {
+      console.error(e);
+      process.exit(1);
+    });
+}

@@ -1,0 +1,419 @@
+/**
+ * Matching-core benchmark: one deterministic stream of mixed orders (passive and marketable limits on both
+ * sides, market orders, FAK and FOK, cancels of live and dead orders, a book a few hundred levels deep),
+ * replayed on our OrderBook and, translated to each library's API, on the npm order books
+ * nodejs-order-book, hft-limit-order-book and limit-order-book. Reports orders/s (best of several runs
+ * after a warm-up) and our ratio to the fastest library.
+ *
+ * Run alone: `npx tsx bench/matchingBench.ts [orders]`.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import * as NodejsOrderBook from 'nodejs-order-book';
+import * as HftLimitOrderBook from 'hft-limit-order-book';
+import { OrderBook } from '../engine/book/orderBook.js';
+import { createSeededRandom } from '../engine/book/seededRandom.js';
+import { PRICE_ONE, type BookSide, type Level, type OrderIn } from '../engine/book/types.js';
+
+export interface MatchingBenchOptions {
+  /** Stream length (default 1,000,000). */
+  orders?: number;
+  /** Wall-clock budget per library, in seconds, before it is measured on a prefix only (default 15). */
+  librarySeconds?: number;
+  /** Measured runs per book after the warm-up (default 5 for ours, up to 3 for the libraries). */
+  runs?: number;
+  /** Skip the npm libraries (for a quick look at our own figure). */
+  skipLibraries?: boolean;
+}
+
+export interface StreamMix {
+  gtcPassive: number;
+  gtcMarketable: number;
+  market: number;
+  fak: number;
+  fok: number;
+  cancel: number;
+}
+
+export interface BookFigure {
+  name: string;
+  version: string;
+  /** Orders processed per second (best run). */
+  ordersPerSecond: number;
+  /** How many orders of the stream one measured run processed (the whole stream unless `fullStream` is false). */
+  ordersMeasured: number;
+  fullStream: boolean;
+  runs: number;
+  /** For a library: our orders/s on exactly the orders it was measured on (best of 3), for a like-for-like ratio. */
+  oursOnSameOrders?: number;
+  /** True when its final book (aggregated levels) equals ours after the same orders; undefined when not comparable. */
+  sameFinalBook?: boolean;
+  note?: string;
+  error?: string;
+}
+
+export interface MatchingBenchResult {
+  orders: number;
+  mix: StreamMix;
+  /** Our book after the whole stream: resting orders and levels per side, and fills produced. */
+  finalBook: { orders: number; bidLevels: number; askLevels: number; fills: number };
+  ours: BookFigure;
+  libraries: BookFigure[];
+  fastestLibrary?: string;
+  /** ours.ordersPerSecond / the fastest library's ordersPerSecond. */
+  ratioToFastest?: number;
+}
+
+/** One stream operation, precomputed so the timed loops measure matching only. */
+type StreamOp = { kind: 'place'; order: OrderIn; market: boolean } | { kind: 'cancel'; id: string };
+
+const TICK = 1_000; // 0.001: the fine tick prediction markets use, so prices have 999 possible levels
+const MIN_TICK = 1;
+const MAX_TICK = 999;
+
+/**
+ * Builds the stream: a prediction-market book as it looks mid-session, DEEP on both sides.
+ *
+ * Who sends what, and why the shares are what they are (real venues: most messages are quotes and
+ * cancels, a minority takes liquidity; cancel-to-trade ratios are high):
+ *
+ * - Ladder liquidity providers (≈ 14 % of orders, plus their opening ladders, 25,000 quotes over the first
+ *   50,000 messages): layer GTC quotes from the touch out to a few hundred ticks away (distance
+ *   exponential, mean 90 ticks), sizes 10–500 shares, and leave them for a long time (lifetime exponential
+ *   with mean 250,000 messages; a fifth are never cancelled). They give the book its depth: tens of
+ *   thousands of resting orders on hundreds of levels per side, as the issue's "DEEP books" asks.
+ * - Market makers (≈ 30 %): quote 1–~15 ticks behind the mid, 1–50 shares, and cancel/replace quickly
+ *   (lifetime exponential, mean 2,000 messages). When the mid moves, their stale quotes are picked off
+ *   first, so many of their cancels arrive after a fill: cancels of dead ids, as in production.
+ * - Scheduled cancels (≈ 38 %) of both kinds of quotes, plus 2 % cancels of ids never on the book
+ *   (client retries, cancels of orders that were killed).
+ * - Takers (≈ 16 %): marketable GTC limits 0–3 ticks through the mid (the rest rests), market orders (FAK
+ *   at the extreme price), FAK limits and FOK limits, 1–100 shares with an occasional large sweep.
+ *
+ * The mid random-walks one tick at a time inside [0.15, 0.85], so price moves sweep levels and the far
+ * ladder orders get filled over the session; nothing here targets a weakness of any book.
+ */
+export function generateStream(count: number, seed = 42): { ops: StreamOp[]; mix: StreamMix } {
+  const rnd = createSeededRandom(seed);
+  const ops: StreamOp[] = [];
+  const mix: StreamMix = { gtcPassive: 0, gtcMarketable: 0, market: 0, fak: 0, fok: 0, cancel: 0 };
+  const cancelsDue = new Map<number, string[]>();
+  let mid = 500; // in ticks
+  let t = 0;
+  let nextId = 0;
+  const shares = (lo: number, hi: number) => rnd.int(lo * 10, hi * 10) * 100_000; // in tenths of a share
+  const exp = (mean: number) => -Math.log(1 - rnd.next()) * mean;
+  const clampTicks = (ticks: number) => Math.min(MAX_TICK, Math.max(MIN_TICK, Math.round(ticks)));
+  const scheduleCancel = (id: string, lifetime: number) => {
+    const at = t + 1 + Math.floor(lifetime);
+    const list = cancelsDue.get(at);
+    if (list === undefined) cancelsDue.set(at, [id]);
+    else list.push(id);
+  };
+  // A shadow book tells a provider whether its quote is still resting: providers see their fills and do
+  // not cancel filled quotes, except in the odd race with a fill in flight (a cancel of a dead id).
+  const shadow = new OrderBook();
+  const push = (op: StreamOp, kind: keyof StreamMix) => {
+    ops.push(op);
+    mix[kind]++;
+    if (op.kind === 'place') shadow.place(op.order);
+    else shadow.cancel(op.id);
+  };
+  const quote = (side: BookSide, distanceTicks: number, size: number) => {
+    const id = `o${nextId++}`;
+    const dir = side === 'bid' ? 1 : -1;
+    push({ kind: 'place', order: { id, side, price: clampTicks(mid - dir * distanceTicks) * TICK, size, tif: 'GTC' }, market: false }, 'gtcPassive');
+    return id;
+  };
+  const ladderQuote = () => {
+    const id = quote(rnd.next() < 0.5 ? 'bid' : 'ask', 1 + exp(90), shares(10, 500));
+    if (rnd.next() < 0.9) scheduleCancel(id, exp(200_000));
+  };
+  const OPENING_LADDERS = Math.min(25_000, Math.floor(count / 40));
+
+  while (ops.length < count) {
+    const due = cancelsDue.get(t);
+    if (due !== undefined) {
+      cancelsDue.delete(t);
+      for (const id of due) {
+        if (ops.length >= count) break;
+        if (shadow.get(id) !== undefined || rnd.next() < 0.15) push({ kind: 'cancel', id }, 'cancel');
+      }
+      if (ops.length >= count) break;
+    }
+    t++;
+    if (rnd.next() < 0.01) mid = Math.min(850, Math.max(150, mid + (rnd.next() < 0.5 ? -1 : 1)));
+    // The session opens with the ladder providers posting their ladders among the first messages.
+    if (nextId < OPENING_LADDERS * 2 && rnd.next() < 0.5) {
+      ladderQuote();
+      continue;
+    }
+    const side: BookSide = rnd.next() < 0.5 ? 'bid' : 'ask';
+    const dir = side === 'bid' ? 1 : -1;
+    const roll = rnd.next();
+    if (roll < 0.22) ladderQuote();
+    else if (roll < 0.72) {
+      const id = quote(side, 1 + exp(4), shares(1, 50));
+      if (rnd.next() < 0.95) scheduleCancel(id, exp(2_000));
+    } else if (roll < 0.735) {
+      push({ kind: 'cancel', id: `x${nextId++}` }, 'cancel');
+    } else {
+      const id = `o${nextId++}`;
+      const size = rnd.next() < 0.95 ? shares(1, 100) : shares(100, 2_000);
+      const taker = rnd.next();
+      if (taker < 0.4) {
+        push({ kind: 'place', order: { id, side, price: clampTicks(mid + dir * rnd.int(0, 3)) * TICK, size, tif: 'GTC' }, market: false }, 'gtcMarketable');
+      } else if (taker < 0.75) {
+        push({ kind: 'place', order: { id, side, price: side === 'bid' ? PRICE_ONE - 1 : 1, size, tif: 'FAK' }, market: true }, 'market');
+      } else if (taker < 0.9) {
+        push({ kind: 'place', order: { id, side, price: clampTicks(mid + dir * rnd.int(0, 5)) * TICK, size, tif: 'FAK' }, market: false }, 'fak');
+      } else {
+        push({ kind: 'place', order: { id, side, price: clampTicks(mid + dir * rnd.int(0, 5)) * TICK, size, tif: 'FOK' }, market: false }, 'fok');
+      }
+    }
+  }
+  return { ops, mix };
+}
+
+/** A book under test: a fresh instance per run, fed the stream from 0 to `end`. */
+interface Contender {
+  name: string;
+  pkg?: string;
+  note?: string;
+  run(ops: readonly StreamOp[], end: number): unknown;
+  /** Aggregated levels after a run, best first, when the library exposes them. */
+  levels?(book: unknown): { bids: Level[]; asks: Level[] };
+}
+
+function runOurs(ops: readonly StreamOp[], end: number): OrderBook {
+  const book = new OrderBook();
+  for (let i = 0; i < end; i++) {
+    const op = ops[i]!;
+    if (op.kind === 'place') book.place(op.order);
+    else book.cancel(op.id);
+  }
+  return book;
+}
+
+interface FasenderosBook {
+  limit(o: { id: string; side: 'buy' | 'sell'; size: number; price: number; timeInForce?: 'GTC' | 'FOK' | 'IOC' }): unknown;
+  market(o: { side: 'buy' | 'sell'; size: number }): unknown;
+  cancel(id: string): unknown;
+  depth(): [Array<[number, number]>, Array<[number, number]>];
+}
+
+/** nodejs-order-book and hft-limit-order-book share one API (same author; the first is the successor). */
+function fasenderos(name: string, pkg: string, create: () => FasenderosBook): Contender {
+  const tif = { GTC: 'GTC', FAK: 'IOC', FOK: 'FOK' } as const;
+  return {
+    name,
+    pkg,
+    note: 'limit() with timeInForce GTC/IOC/FOK, market() for market orders, cancel()',
+    run(ops, end) {
+      const book = create();
+      for (let i = 0; i < end; i++) {
+        const op = ops[i]!;
+        if (op.kind === 'cancel') book.cancel(op.id);
+        else {
+          const o = op.order;
+          const side = o.side === 'bid' ? 'buy' : 'sell';
+          if (op.market) book.market({ side, size: o.size });
+          else book.limit({ id: o.id, side, size: o.size, price: o.price, timeInForce: tif[o.tif] });
+        }
+      }
+      return book;
+    },
+    levels(book) {
+      const [asks, bids] = (book as FasenderosBook).depth();
+      const toLevels = (rows: Array<[number, number]>) => rows.map(([price, size]) => ({ price, size }));
+      return {
+        bids: toLevels(bids).sort((a, b) => b.price - a.price),
+        asks: toLevels(asks).sort((a, b) => a.price - b.price),
+      };
+    },
+  };
+}
+
+interface RhodeyBook {
+  add(order: unknown): unknown;
+  remove(id: string): unknown;
+  orders: Record<string, unknown>;
+  bidLevels: { queue: Array<{ price: string; queue: Array<{ sizeRemaining: string }> }> };
+  askLevels: { queue: Array<{ price: string; queue: Array<{ sizeRemaining: string }> }> };
+}
+interface RhodeyLib {
+  LimitOrderBook: new (opts: { symbol: string; priceStep: string; sizeStep: string }) => RhodeyBook;
+  LimitOrder: new (id: string, side: BookSide, price: string, size: string) => unknown;
+  MarketOrder: new (id: string, side: BookSide, size: string) => unknown;
+}
+
+/** limit-order-book: decimal strings, no time-in-force; orders are mutable objects, so they are built per run. */
+function rhodey(lib: RhodeyLib): Contender {
+  return {
+    name: 'limit-order-book',
+    pkg: 'limit-order-book',
+    note: 'no time-in-force: FAK and FOK are sent as limits whose unfilled rest is removed at once (so its FOK behaves as FAK); prices and sizes as integer strings (step 1)',
+    run(ops, end) {
+      const book = new lib.LimitOrderBook({ symbol: 'BENCH', priceStep: '1', sizeStep: '1' });
+      for (let i = 0; i < end; i++) {
+        const op = ops[i]!;
+        if (op.kind === 'cancel') book.remove(op.id);
+        else {
+          const o = op.order;
+          if (op.market) book.add(new lib.MarketOrder(o.id, o.side, String(o.size)));
+          else {
+            book.add(new lib.LimitOrder(o.id, o.side, String(o.price), String(o.size)));
+            if (o.tif !== 'GTC' && book.orders[o.id] !== undefined) book.remove(o.id);
+          }
+        }
+      }
+      return book;
+    },
+    levels(book) {
+      const side = (q: RhodeyBook['bidLevels']) =>
+        q.queue.map((l) => ({ price: Number(l.price), size: l.queue.reduce((s, o) => s + Number(o.sizeRemaining), 0) }));
+      return { bids: side((book as RhodeyBook).bidLevels), asks: side((book as RhodeyBook).askLevels) };
+    },
+  };
+}
+
+function timeRun(contender: Pick<Contender, 'run'>, ops: readonly StreamOp[], end: number): { seconds: number; book: unknown } {
+  const started = performance.now();
+  const book = contender.run(ops, end);
+  return { seconds: (performance.now() - started) / 1_000, book };
+}
+
+function packageVersion(pkg: string): string {
+  try {
+    const require = createRequire(import.meta.url);
+    let dir = dirname(require.resolve(pkg));
+    for (let i = 0; i < 5; i++, dir = dirname(dir)) {
+      try {
+        const json = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+        if (json.name === pkg && json.version) return json.version;
+      } catch {
+        // not this directory; keep walking up
+      }
+    }
+  } catch {
+    // fall through
+  }
+  return 'unknown';
+}
+
+function sameLevels(a: { bids: Level[]; asks: Level[] }, b: { bids: Level[]; asks: Level[] }): boolean {
+  const eq = (x: Level[], y: Level[]) => x.length === y.length && x.every((l, i) => l.price === y[i]!.price && l.size === y[i]!.size);
+  return eq(a.bids, b.bids) && eq(a.asks, b.asks);
+}
+
+function measureLibrary(c: Contender, ops: readonly StreamOp[], budgetSeconds: number, maxRuns: number): BookFigure {
+  const base = { name: c.name, version: c.pkg ? packageVersion(c.pkg) : 'n/a', ...(c.note ? { note: c.note } : {}) };
+  try {
+    // Warm up on a short prefix and estimate the rate, to decide between the whole stream and a prefix.
+    const probe = Math.min(ops.length, 20_000);
+    timeRun(c, ops, probe);
+    const probeRun = timeRun(c, ops, probe);
+    const estimate = probe / Math.max(probeRun.seconds, 1e-6);
+    const perRunBudget = budgetSeconds / maxRuns;
+    const end = estimate * perRunBudget >= ops.length ? ops.length : Math.max(probe, Math.floor(estimate * perRunBudget));
+    let best = Infinity;
+    let lastBook: unknown;
+    let runs = 0;
+    const started = performance.now();
+    while (runs < maxRuns) {
+      const r = timeRun(c, ops, end);
+      runs++;
+      lastBook = r.book;
+      best = Math.min(best, r.seconds);
+      if ((performance.now() - started) / 1_000 + r.seconds > budgetSeconds) break;
+    }
+    const figure: BookFigure = { ...base, ordersPerSecond: end / best, ordersMeasured: end, fullStream: end === ops.length, runs };
+    let oursBest = Infinity;
+    for (let i = 0; i < 3; i++) oursBest = Math.min(oursBest, timeRun({ run: runOurs }, ops, end).seconds);
+    figure.oursOnSameOrders = end / oursBest;
+    if (c.levels && c.name !== 'limit-order-book') {
+      const ours = runOurs(ops, end);
+      figure.sameFinalBook = sameLevels(c.levels(lastBook), { bids: ours.levels('bid'), asks: ours.levels('ask') });
+    }
+    if (!figure.fullStream) {
+      figure.note = `${figure.note ? figure.note + '; ' : ''}too slow for the whole stream within ${budgetSeconds} s: measured on the first ${end.toLocaleString('en-US')} orders`;
+    }
+    return figure;
+  } catch (err) {
+    return { ...base, ordersPerSecond: 0, ordersMeasured: 0, fullStream: false, runs: 0, error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+export async function runMatchingBench(opts: MatchingBenchOptions = {}): Promise<MatchingBenchResult> {
+  const count = opts.orders ?? 1_000_000;
+  const { ops, mix } = generateStream(count);
+
+  // Ours: warm-up (JIT) on the whole stream, then the best of several full runs.
+  const ourRuns = opts.runs ?? 5;
+  runOurs(ops, ops.length);
+  let best = Infinity;
+  for (let i = 0; i < ourRuns; i++) best = Math.min(best, timeRun({ run: runOurs }, ops, ops.length).seconds);
+  const finalBook = runOurs(ops, ops.length);
+  let fills = 0;
+  {
+    const book = new OrderBook();
+    for (const op of ops) if (op.kind === 'place') fills += book.place(op.order).fills.length;
+    else book.cancel(op.id);
+  }
+  const ours: BookFigure = { name: 'ours (engine/book/orderBook.ts)', version: 'n/a', ordersPerSecond: ops.length / best, ordersMeasured: ops.length, fullStream: true, runs: ourRuns };
+
+  const libraries: BookFigure[] = [];
+  if (!opts.skipLibraries) {
+    const budget = opts.librarySeconds ?? 15;
+    const maxRuns = Math.min(3, opts.runs ?? 3);
+    const contenders: Contender[] = [
+      fasenderos('nodejs-order-book', 'nodejs-order-book', () => new NodejsOrderBook.OrderBook() as unknown as FasenderosBook),
+      fasenderos('hft-limit-order-book', 'hft-limit-order-book', () => new HftLimitOrderBook.OrderBook() as unknown as FasenderosBook),
+      // limit-order-book ships no type declarations: load it untyped and describe the part we use.
+      rhodey(createRequire(import.meta.url)('limit-order-book') as RhodeyLib),
+    ];
+    for (const c of contenders) {
+      libraries.push(measureLibrary(c, ops, budget, maxRuns));
+      await new Promise((resolve) => setImmediate(resolve)); // let the caller's event loop breathe between libraries
+    }
+  }
+
+  const measured = libraries.filter((l) => l.ordersPerSecond > 0);
+  const fastest = measured.reduce<BookFigure | undefined>((a, l) => (a === undefined || l.ordersPerSecond > a.ordersPerSecond ? l : a), undefined);
+  return {
+    orders: ops.length,
+    mix,
+    finalBook: { orders: finalBook.orderCount, bidLevels: finalBook.levels('bid').length, askLevels: finalBook.levels('ask').length, fills },
+    ours,
+    libraries,
+    ...(fastest ? { fastestLibrary: fastest.name, ratioToFastest: ours.ordersPerSecond / fastest.ordersPerSecond } : {}),
+  };
+}
+
+export function formatMatchingBench(r: MatchingBenchResult): string {
+  const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+  const rows = [r.ours, ...r.libraries].map((f) => {
+    const measured = f.fullStream ? 'full stream' : `prefix ${fmt(f.ordersMeasured)}`;
+    const same = f.sameFinalBook === undefined ? '' : f.sameFinalBook ? 'same final book' : 'final book DIFFERS';
+    const rate = f.error ? `error: ${f.error}` : `${fmt(f.ordersPerSecond).padStart(11)} orders/s`;
+    const vsOurs = f.oursOnSameOrders ? `, ours on the same orders ${fmt(f.oursOnSameOrders)}/s (${(f.oursOnSameOrders / f.ordersPerSecond).toFixed(1)}×)` : '';
+    return `  ${f.name.padEnd(34)} ${f.version.padEnd(8)} ${rate}  ${measured}, best of ${f.runs}${same ? ', ' + same : ''}${vsOurs}`;
+  });
+  const m = r.mix;
+  const lines = [
+    `matching: ${fmt(r.orders)} orders (passive GTC ${fmt(m.gtcPassive)}, marketable GTC ${fmt(m.gtcMarketable)}, market ${fmt(m.market)}, FAK ${fmt(m.fak)}, FOK ${fmt(m.fok)}, cancel ${fmt(m.cancel)}); ${fmt(r.finalBook.fills)} fills; final book ${fmt(r.finalBook.orders)} orders on ${r.finalBook.bidLevels}+${r.finalBook.askLevels} levels`,
+    ...rows,
+  ];
+  if (r.fastestLibrary && r.ratioToFastest !== undefined) lines.push(`  ours / fastest library (${r.fastestLibrary}): ${r.ratioToFastest.toFixed(1)}×`);
+  for (const f of r.libraries) if (f.note) lines.push(`  note ${f.name}: ${f.note}`);
+  return lines.join('\n');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const arg = process.argv[2];
+  const result = await runMatchingBench(arg ? { orders: Number(arg) } : {});
+  console.log(formatMatchingBench(result));
+}

@@ -1,0 +1,79 @@
+/**
+ * `npm run bench`: every performance figure of the engine, each printed beside its target and the
+ * reference measured in the same run. A benchmark, not a timed test: it reports, it does not fail CI.
+ * `npm run bench -- matching crypto http cold` runs a subset.
+ */
+import { runColdStartBench } from './coldStartBench.js';
+import { runCryptoBench } from './cryptoBench.js';
+import { runHttpBench } from './httpBench.js';
+import { runMatchingBench } from './matchingBench.js';
+
+const wanted = new Set(process.argv.slice(2));
+const want = (k: string) => wanted.size === 0 || wanted.has(k);
+
+const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
+const rows: Array<[string, string, string, string]> = [];
+const row = (what: string, figure: string, target: string, ok: boolean) => rows.push([what, figure, target, verdict(ok)]);
+
+async function main(): Promise<void> {
+  let twoCoreCeiling: number | undefined;
+
+  if (want('matching')) {
+    console.error('… matching core: 1,000,000 mixed orders, ours vs the npm order books');
+    const m = await runMatchingBench();
+    row('matching core (1M mixed orders)', `${fmt(m.ours.ordersPerSecond)} orders/s`, '≥ 2,000,000 orders/s', m.ours.ordersPerSecond >= 2_000_000);
+    for (const lib of m.libraries) {
+      const figure = lib.error ? `error: ${lib.error}` : `${fmt(lib.ordersPerSecond)} orders/s${lib.fullStream ? '' : ` (on ${fmt(lib.ordersMeasured)} orders)`}`;
+      rows.push([`  reference: ${lib.name}@${lib.version}`, figure, '', '']);
+    }
+    if (m.ratioToFastest !== undefined) row(`  ours ÷ fastest library (${m.fastestLibrary})`, `${fmt(m.ratioToFastest, 1)}×`, '≥ 30×', m.ratioToFastest >= 30);
+  }
+
+  if (want('crypto') || want('http')) {
+    console.error('… signature crypto: digests, recoveries, two-core ceiling');
+    const c = await runCryptoBench();
+    twoCoreCeiling = c.recoveriesPerSecTwoCores;
+    row('EIP-712 order digest (fast)', `${fmt(c.usPerDigestFast, 2)} µs (${fmt(c.digestsPerSecFast)}/s)`, `viem: ${fmt(c.digestsPerSecViem)}/s`, c.digestsPerSecFast > c.digestsPerSecViem);
+    row('signer recovery, one core (native)', `${fmt(c.recoveriesPerSecNative)}/s`, `viem/noble: ${fmt(c.recoveriesPerSecViem)}/s`, c.recoveriesPerSecNative > c.recoveriesPerSecViem);
+    rows.push(['signer recovery ceiling, two cores', `${fmt(c.recoveriesPerSecTwoCores)}/s`, 'reference for the HTTP figure', '']);
+  }
+
+  if (want('http')) {
+    console.error('… HTTP end to end: pre-signed orders, 64 connections, engine in its own process');
+    const h = await runHttpBench();
+    row('POST /order end to end (durable before 201)', `${fmt(h.acceptedPerSecond)} accepted/s (${fmt(h.accepted)}/${fmt(h.orders)} in ${fmt(h.seconds, 2)} s)`, '≥ 12,000/s', h.acceptedPerSecond >= 12_000);
+    if (twoCoreCeiling) {
+      const share = (100 * h.acceptedPerSecond) / twoCoreCeiling;
+      row('  share of the two-core recovery ceiling', `${fmt(share, 1)} %`, '≥ 45 %', share >= 45);
+    }
+    rows.push(['  latency p50 / p99', `${fmt(h.p50Ms, 2)} / ${fmt(h.p99Ms, 2)} ms`, `${h.connections} connections`, '']);
+    row('batch lookup of 500 ids (p50, HTTP)', `${fmt(h.lookup500.p50Ms, 2)} ms (p99 ${fmt(h.lookup500.p99Ms, 2)})`, '< 25 ms', h.lookup500.p50Ms < 25);
+    row(
+      `GET /book at ${h.book1000Levels.levels} levels (p50, HTTP)`,
+      `${fmt(h.book1000Levels.p50Ms, 3)} ms (p99 ${fmt(h.book1000Levels.p99Ms, 3)}; minus empty-route round trip ${fmt(h.book1000Levels.serverP50Ms, 3)})`,
+      '< 1 ms',
+      h.book1000Levels.p50Ms < 1,
+    );
+  }
+
+  if (want('cold')) {
+    console.error('… cold start: fresh data dir with anvil + deployment + demo markets, restart, no chain');
+    const cs = await runColdStartBench();
+    const best = (xs: number[]) => Math.min(...xs);
+    row('cold start to ready, fresh dir + anvil', `${cs.freshMs.map((x) => fmt(x)).join(' / ')} ms`, '< 3,000 ms', best(cs.freshMs) < 3_000);
+    rows.push(['  restart on the same dir', `${cs.restartMs.map((x) => fmt(x)).join(' / ')} ms`, '', '']);
+    rows.push(['  fresh dir, --chain none', `${cs.freshNoChainMs.map((x) => fmt(x)).join(' / ')} ms`, '', '']);
+  }
+
+  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length), 6));
+  const line = (r: string[]) => r.map((c, i) => (i < 3 ? c.padEnd(widths[i]!) : c)).join('  ');
+  console.log(line(['figure', 'measured', 'target / reference', '']));
+  console.log(line(widths.map((w) => '-'.repeat(w)).concat('----')));
+  for (const r of rows) console.log(line(r));
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

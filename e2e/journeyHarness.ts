@@ -1,0 +1,139 @@
+// Shared setup of the e2e journeys: a real engine in-process on a temp data directory, Debian's
+// Chromium driven by playwright-core, and small waiting helpers (playwright-core has no `expect`).
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { createEngine, type ChainMode, type Engine, type ReadyLine } from '../engine/index.js';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const ARTIFACTS = fileURLToPath(new URL('../test-results/', import.meta.url));
+
+export interface Journey {
+  engine: Engine;
+  ready: ReadyLine;
+  appUrl: string;
+  browser: Browser;
+  newTrader(): Promise<{ context: BrowserContext; page: Page }>;
+  admin<T>(path: string, body: unknown): Promise<T>;
+  screenshot(page: Page, name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startJourney(opts: { chain?: ChainMode } = {}): Promise<Journey> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'e2e-exchange-'));
+  const engine = await createEngine({ dataDir, chain: opts.chain ?? 'none', port: 0 });
+  let browser: Browser | undefined;
+  try {
+    const ready = await engine.listen();
+    browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    const b = browser;
+    const appUrl = `${ready.trading}/app/`;
+    const contexts: BrowserContext[] = [];
+    return {
+      engine,
+      ready,
+      appUrl,
+      browser: b,
+      async newTrader() {
+        // A context per trader: its own localStorage, so its own burner wallet and API key.
+        const context = await b.newContext({ viewport: { width: 1440, height: 900 } });
+        contexts.push(context);
+        const page = await context.newPage();
+        page.setDefaultTimeout(20_000);
+        await page.goto(appUrl);
+        await page.getByTestId('engine-status').getByText('engine').waitFor();
+        return { context, page };
+      },
+      async admin<T>(path: string, body: unknown): Promise<T> {
+        const res = await fetch(`${ready.trading}/admin${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${ready.operatorToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        const json = (await res.json()) as T;
+        if (!res.ok) throw new Error(`POST /admin${path} → ${res.status} ${JSON.stringify(json)}`);
+        return json;
+      },
+      async screenshot(page, name) {
+        mkdirSync(ARTIFACTS, { recursive: true });
+        const path = join(ARTIFACTS, `${name}.png`);
+        await page.screenshot({ path });
+        return path;
+      },
+      async close() {
+        for (const c of contexts) await c.close().catch(() => undefined);
+        await b.close().catch(() => undefined);
+        await engine.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (e) {
+    await browser?.close().catch(() => undefined);
+    await engine.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+/** Creates a burner wallet and an API key in the terminal; returns the wallet address. */
+export async function onboardTrader(page: Page): Promise<string> {
+  await page.getByTestId('wallet-create').click();
+  const address = await page.getByTestId('wallet-address').getAttribute('data-address');
+  if (!address) throw new Error('the wallet panel shows no address after creating a wallet');
+  await page.getByTestId('apikey-create').click();
+  await page.getByTestId('apikey-row').first().waitFor();
+  // The first key grants the paper balance; the wallet panel shows it once the key is active.
+  await page.getByTestId('wallet-balance').locator('b').waitFor();
+  return address;
+}
+
+/** Selects a market by its question through the search box, and an outcome. */
+export async function selectMarket(page: Page, question: string, outcomeIndex = 0): Promise<void> {
+  await page.getByTestId('market-search').fill(question);
+  await page.getByTestId('market-row').filter({ hasText: question }).first().click();
+  await page.getByTestId('market-question').getByText(question).waitFor();
+  await page.getByTestId(`outcome-tab-${outcomeIndex}`).click();
+}
+
+export async function placeLimit(page: Page, o: { side: 'BUY' | 'SELL'; price: string; size: string; type?: string }): Promise<{ success: string | null; status: string | null }> {
+  await page.getByTestId(o.side === 'BUY' ? 'ticket-side-buy' : 'ticket-side-sell').click();
+  await page.getByTestId('ticket-price').fill(o.price);
+  await page.getByTestId('ticket-size').fill(o.size);
+  await page.getByTestId('ticket-type').selectOption(o.type ?? 'GTC');
+  const before = await page.getByTestId('ticket-result').count();
+  await page.getByTestId('ticket-submit').click();
+  // Wait for this submission's result (the result line is replaced on each placement).
+  await page.waitForFunction(
+    (hadResult) => {
+      const el = document.querySelector('[data-testid="ticket-result"], [data-testid="ticket-error"]');
+      const btn = document.querySelector('[data-testid="ticket-submit"]');
+      return !!el && (!hadResult || !btn?.textContent?.includes('Signing')) && !btn?.textContent?.includes('Signing');
+    },
+    before > 0,
+  );
+  const err = page.getByTestId('ticket-error');
+  if ((await err.count()) > 0) throw new Error(`placement failed: ${await err.innerText()}`);
+  const result = page.getByTestId('ticket-result');
+  return { success: await result.getAttribute('data-success'), status: await result.getAttribute('data-status') };
+}
+
+/** Polls until `fn` is truthy (the terminal refreshes server state every second). */
+export async function eventually<T>(what: string, fn: () => Promise<T | undefined | false | null>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}

@@ -1,0 +1,116 @@
+// Test doubles of the Electron surface in electronApi.ts: they record what the main process and the
+// preload do, so their logic is tested without the Electron binary.
+import type {
+  BrowserWindowOptions,
+  ElectronBrowserWindow,
+  ElectronEvent,
+  ElectronMainApi,
+  ElectronPreloadApi,
+  IpcMainInvokeEvent,
+  WindowOpenHandlerDetails,
+} from './electronApi.js';
+
+type Listener = (...args: never[]) => unknown;
+
+export class FakeWindow implements ElectronBrowserWindow {
+  loaded: string[] = [];
+  shown = false;
+  destroyed = false;
+  openHandler?: (d: WindowOpenHandlerDetails) => { action: 'deny' | 'allow' };
+  navigateListeners: ((e: ElectronEvent, url: string) => void)[] = [];
+  readyListeners: (() => void)[] = [];
+  constructor(readonly options: BrowserWindowOptions) {
+    FakeWindow.created.push(this);
+  }
+  static created: FakeWindow[] = [];
+  readonly webContents = {
+    setWindowOpenHandler: (h: (d: WindowOpenHandlerDetails) => { action: 'deny' | 'allow' }) => {
+      this.openHandler = h;
+    },
+    on: (_event: 'will-navigate', l: (e: ElectronEvent, url: string) => void) => {
+      this.navigateListeners.push(l);
+    },
+  };
+  async loadURL(url: string) {
+    this.loaded.push(url);
+  }
+  once(_event: 'ready-to-show', l: () => void) {
+    this.readyListeners.push(l);
+  }
+  show() {
+    this.shown = true;
+  }
+  focus() {}
+  isMinimized() {
+    return false;
+  }
+  restore() {}
+  isDestroyed() {
+    return this.destroyed;
+  }
+  /** Simulates a navigation attempt; returns whether the window blocked it. */
+  navigate(url: string): boolean {
+    let prevented = false;
+    for (const l of this.navigateListeners) l({ preventDefault: () => (prevented = true) }, url);
+    return prevented;
+  }
+}
+
+export function fakeElectron(opts: { lock?: boolean; userData?: string } = {}) {
+  const listeners = new Map<string, Listener[]>();
+  const handlers = new Map<string, (event: IpcMainInvokeEvent, ...args: unknown[]) => unknown>();
+  const opened: string[] = [];
+  const errors: { title: string; content: string }[] = [];
+  const state = { quitCalls: 0, exitCode: undefined as number | undefined };
+  FakeWindow.created = [];
+
+  const emit = (event: string, ...args: unknown[]) => {
+    for (const l of listeners.get(event) ?? []) (l as (...a: unknown[]) => unknown)(...args);
+  };
+
+  const api: ElectronMainApi = {
+    app: {
+      whenReady: async () => undefined,
+      getPath: () => opts.userData ?? '/tmp/fake-user-data',
+      getVersion: () => '9.9.9',
+      requestSingleInstanceLock: () => opts.lock ?? true,
+      on: (event: string, l: Listener) => {
+        listeners.set(event, [...(listeners.get(event) ?? []), l]);
+      },
+      quit: () => {
+        state.quitCalls++;
+        // Like Electron: quit() emits before-quit; a listener may prevent it.
+        let prevented = false;
+        emit('before-quit', { preventDefault: () => (prevented = true) });
+        if (!prevented) state.exitCode ??= 0;
+      },
+      exit: (code?: number) => {
+        state.exitCode = code ?? 0;
+      },
+    } as ElectronMainApi['app'],
+    BrowserWindow: FakeWindow,
+    ipcMain: {
+      handle: (channel, l) => void handlers.set(channel, l),
+      removeHandler: (channel) => void handlers.delete(channel),
+    },
+    shell: { openExternal: async (url) => void opened.push(url) },
+    dialog: { showErrorBox: (title, content) => void errors.push({ title, content }) },
+  };
+
+  return { api, emit, handlers, opened, errors, state, windows: () => FakeWindow.created };
+}
+
+export function fakePreloadElectron() {
+  const exposed = new Map<string, unknown>();
+  const invoked: { channel: string; args: unknown[] }[] = [];
+  const api: ElectronPreloadApi = {
+    contextBridge: { exposeInMainWorld: (key, value) => void exposed.set(key, value) },
+    ipcRenderer: {
+      invoke: async (channel, ...args) => {
+        invoked.push({ channel, args });
+        return { channel, args };
+      },
+    },
+  };
+  return { api, exposed, invoked };
+}

@@ -1,0 +1,52 @@
+/**
+ * The one IPC contract between the desktop app's main process and the terminal. The preload script
+ * exposes `DesktopApi` as `window.desktop`; each method maps to one channel handled in the main process.
+ * Keep this file free of imports with runtime effects: the preload bundle and the renderer read it.
+ */
+
+/** Channel names, one per request type. */
+export const IPC_CHANNELS = {
+  getEngineInfo: 'desktop:get-engine-info',
+  openExternal: 'desktop:open-external',
+} as const;
+
+export type IpcChannel = (typeof IPC_CHANNELS)[keyof typeof IPC_CHANNELS];
+
+/** The engine's ready line (decisions §7) plus what the terminal shows about the desktop shell. */
+export interface EngineInfo {
+  ready: true;
+  trading: string;
+  relayer: string;
+  data: string;
+  /** Bearer token of the operator routes (/admin): lets the desktop terminal offer its admin panel. */
+  operatorToken: string;
+  dataDir: string;
+  chainId: number;
+  appVersion: string;
+}
+
+/** Request and response types per channel. */
+export interface IpcRequests {
+  [IPC_CHANNELS.getEngineInfo]: { args: []; result: EngineInfo };
+  [IPC_CHANNELS.openExternal]: { args: [url: string]; result: { opened: boolean } };
+}
+
+/** What the preload exposes on `window.desktop`. */
+export interface DesktopApi {
+  readonly isDesktop: true;
+  getEngineInfo(): Promise<EngineInfo>;
+  /** Opens an http(s) link in the system browser; other schemes are refused. */
+  openExternal(url: string): Promise<{ opened: boolean }>;
+}
+
+export const DESKTOP_GLOBAL = 'desktop';
+
+/** Only web links leave the app: file:, javascript: and custom schemes could run code. */
+export function isSafeExternalUrl(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' || u.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,146 @@
+import { join } from 'node:path';
+import type { Engine, EngineConfig, ReadyLine } from '../engine/index.js';
+import type { ElectronBrowserWindow, ElectronMainApi, IpcMainInvokeEvent } from './electronApi.js';
+import { IPC_CHANNELS, isSafeExternalUrl, type EngineInfo } from './ipc.js';
+import { pickPort } from './stablePort.js';
+
+export interface RunMainOptions {
+  /** Defaults to the engine's public entry, loaded lazily so tests never load the engine. */
+  createEngine?: (partial: Partial<EngineConfig>) => Promise<Engine>;
+  /** Absolute path of the bundled preload script (dist/electron/preload.cjs). */
+  preloadPath: string;
+  /** Engine settings on top of the desktop defaults (loopback, stable port, data dir under userData). */
+  engineConfig?: Partial<EngineConfig>;
+  /** Chooses the listening port; defaults to the stable terminal port when free (see stablePort.ts). */
+  choosePort?: () => Promise<number>;
+  log?: (message: string) => void;
+}
+
+export interface MainHandle {
+  readonly info: EngineInfo;
+  /** The terminal's URL: the engine serves the renderer's web build at /app/. */
+  readonly appUrl: string;
+  window(): ElectronBrowserWindow | undefined;
+}
+
+/** The desktop app keeps its exchange inside Electron's per-user directory. */
+export function desktopDataDir(userData: string): string {
+  return join(userData, 'exchange');
+}
+
+/** Only the terminal page served by our own engine may ask for the operator token. */
+export function isTrustedSender(event: IpcMainInvokeEvent, tradingUrl: string): boolean {
+  const url = event.senderFrame?.url;
+  return typeof url === 'string' && url.startsWith(`${tradingUrl}/app/`);
+}
+
+/**
+ * The main process: start the engine on loopback, open the terminal on it, answer the IPC contract,
+ * and close the engine (chain process and database included) before the app exits.
+ * Returns undefined when another instance already owns the app (one engine per data directory).
+ */
+export async function runMain(electron: ElectronMainApi, opts: RunMainOptions): Promise<MainHandle | undefined> {
+  const { app, BrowserWindow, ipcMain, shell, dialog } = electron;
+  const log = opts.log ?? ((m: string) => console.log(m));
+
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return undefined;
+  }
+
+  let engine: Engine | undefined;
+  let win: ElectronBrowserWindow | undefined;
+  let engineClosed = false;
+  let closing = false;
+
+  app.on('second-instance', () => {
+    if (!win || win.isDestroyed()) return;
+    if (win.isMinimized()) win.restore();
+    win.focus();
+  });
+  app.on('window-all-closed', () => app.quit());
+  app.on('before-quit', (e) => {
+    // Hold the quit until the engine has flushed its writes and stopped the chain, then quit again.
+    if (!engine || engineClosed) return;
+    e.preventDefault();
+    if (closing) return;
+    closing = true;
+    engine
+      .close()
+      .catch((err: unknown) => log(`engine shutdown failed: ${err instanceof Error ? err.message : String(err)}`))
+      .finally(() => {
+        engineClosed = true;
+        app.quit();
+      });
+  });
+
+  await app.whenReady();
+
+  let ready: ReadyLine;
+  try {
+    const create = opts.createEngine ?? (await import('../engine/index.js')).createEngine;
+    engine = await create({
+      dataDir: desktopDataDir(app.getPath('userData')),
+      host: '127.0.0.1',
+      port: await (opts.choosePort ?? pickPort)(),
+      ...opts.engineConfig,
+    });
+    ready = await engine.listen();
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    dialog.showErrorBox('The exchange engine could not start', `${message}\n\nThe data directory is ${desktopDataDir(app.getPath('userData'))}.`);
+    if (engine) await engine.close().catch(() => undefined);
+    engineClosed = true;
+    app.exit(1);
+    return undefined;
+  }
+  log(JSON.stringify(ready));
+
+  const info: EngineInfo = { ...ready, appVersion: app.getVersion() };
+  const appUrl = `${ready.trading}/app/`;
+
+  ipcMain.handle(IPC_CHANNELS.getEngineInfo, (event) => {
+    if (!isTrustedSender(event, ready.trading)) throw new Error('getEngineInfo is only answered to the terminal page');
+    return info;
+  });
+  ipcMain.handle(IPC_CHANNELS.openExternal, async (event, url) => {
+    if (!isTrustedSender(event, ready.trading)) throw new Error('openExternal is only answered to the terminal page');
+    if (typeof url !== 'string' || !isSafeExternalUrl(url)) return { opened: false };
+    await shell.openExternal(url);
+    return { opened: true };
+  });
+
+  const openWindow = (): ElectronBrowserWindow => {
+    const w = new BrowserWindow({
+      width: 1480,
+      height: 920,
+      minWidth: 1024,
+      minHeight: 640,
+      title: 'Sandbox Exchange',
+      backgroundColor: '#0b0e14',
+      show: false,
+      autoHideMenuBar: true,
+      webPreferences: { preload: opts.preloadPath, contextIsolation: true, nodeIntegration: false, sandbox: true },
+    });
+    // The window shows our terminal only; every other link opens in the system browser.
+    w.webContents.setWindowOpenHandler(({ url }) => {
+      if (isSafeExternalUrl(url)) void shell.openExternal(url);
+      return { action: 'deny' };
+    });
+    w.webContents.on('will-navigate', (e, url) => {
+      if (url.startsWith(appUrl)) return;
+      e.preventDefault();
+      if (isSafeExternalUrl(url)) void shell.openExternal(url);
+    });
+    w.once('ready-to-show', () => w.show());
+    void w.loadURL(appUrl);
+    return w;
+  };
+
+  win = openWindow();
+  app.on('activate', () => {
+    if (!win || win.isDestroyed()) win = openWindow();
+  });
+
+  return { info, appUrl, window: () => win };
+}

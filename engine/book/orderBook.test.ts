@@ -1,0 +1,369 @@
+// The book's "no node:*" purity rule is for production code; tests need the test runner and assert.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { OrderBook, createOrderBook } from './orderBook.js';
+import { checkBookInvariants } from './invariants.js';
+import { PRICE_ONE, fromBookPrice, toBookTerms, type BookSide, type Fill, type OrderIn, type TimeInForce } from './types.js';
+
+/** Cents → micro-unit price (52 → 520_000). */
+const c = (cents: number): number => cents * 10_000;
+/** Shares → micro-unit size. */
+const sh = (shares: number): number => shares * 1_000_000;
+
+const bid = (id: string, cents: number, shares: number, tif: TimeInForce = 'GTC'): OrderIn => ({ id, side: 'bid', price: c(cents), size: sh(shares), tif });
+const ask = (id: string, cents: number, shares: number, tif: TimeInForce = 'GTC'): OrderIn => ({ id, side: 'ask', price: c(cents), size: sh(shares), tif });
+/** An expected fill, in cents and shares. */
+const fill = (makerId: string, takerId: string, cents: number, shares: number, makerShares: number): Fill => ({
+  makerId, takerId, price: c(cents), size: sh(shares), makerRemaining: sh(makerShares),
+});
+
+type Step =
+  | { place: OrderIn; fills?: Fill[]; remaining?: number; rested?: boolean }
+  | { cancel: string; returns: number | undefined }
+  | { restore: { id: string; side: BookSide; cents: number; shares: number } };
+
+interface Scenario {
+  name: string;
+  steps: Step[];
+  /** Final levels, best first, as [cents, shares]. */
+  bids: [number, number][];
+  asks: [number, number][];
+}
+
+const scenarios: Scenario[] = [
+  {
+    name: 'an order with nothing to cross rests whole on its side',
+    steps: [
+      { place: bid('b1', 40, 10), fills: [], remaining: sh(10), rested: true },
+      { place: ask('a1', 60, 5), fills: [], remaining: sh(5), rested: true },
+    ],
+    bids: [[40, 10]],
+    asks: [[60, 5]],
+  },
+  {
+    name: 'a taker fills fully across several levels, best price first, each at the maker price',
+    steps: [
+      { place: ask('a1', 52, 5) },
+      { place: ask('a2', 51, 5) },
+      { place: ask('a3', 53, 5) },
+      { place: bid('t', 55, 12), fills: [fill('a2', 't', 51, 5, 0), fill('a1', 't', 52, 5, 0), fill('a3', 't', 53, 2, 3)], remaining: 0, rested: false },
+    ],
+    bids: [],
+    asks: [[53, 3]],
+  },
+  {
+    name: 'a partially filled GTC rests its remainder at its own limit price',
+    steps: [
+      { place: bid('b1', 48, 4) },
+      { place: bid('b2', 47, 4) },
+      { place: ask('t', 47, 10), fills: [fill('b1', 't', 48, 4, 0), fill('b2', 't', 47, 4, 0)], remaining: sh(2), rested: true },
+    ],
+    bids: [],
+    asks: [[47, 2]],
+  },
+  {
+    name: 'orders at one price fill in arrival order (time priority)',
+    steps: [
+      { place: ask('a1', 50, 3) },
+      { place: ask('a2', 50, 3) },
+      { place: ask('a3', 50, 3) },
+      { place: bid('t1', 50, 4), fills: [fill('a1', 't1', 50, 3, 0), fill('a2', 't1', 50, 1, 2)], remaining: 0 },
+      { place: bid('t2', 50, 3), fills: [fill('a2', 't2', 50, 2, 0), fill('a3', 't2', 50, 1, 2)], remaining: 0 },
+    ],
+    bids: [],
+    asks: [[50, 2]],
+  },
+  {
+    name: 'a partially filled maker keeps its place at the head of its level',
+    steps: [
+      { place: bid('b1', 50, 5) },
+      { place: bid('b2', 50, 5) },
+      { place: ask('t1', 50, 2, 'FAK'), fills: [fill('b1', 't1', 50, 2, 3)] },
+      { place: ask('t2', 50, 4, 'FAK'), fills: [fill('b1', 't2', 50, 3, 0), fill('b2', 't2', 50, 1, 4)] },
+    ],
+    bids: [[50, 4]],
+    asks: [],
+  },
+  {
+    name: 'execution is at the resting order price, never the taker limit',
+    steps: [
+      { place: ask('a1', 50, 1) },
+      { place: bid('t1', 60, 1), fills: [fill('a1', 't1', 50, 1, 0)] },
+      { place: bid('b1', 60, 1) },
+      { place: ask('t2', 40, 1), fills: [fill('b1', 't2', 60, 1, 0)] },
+    ],
+    bids: [],
+    asks: [],
+  },
+  {
+    name: 'a FOK that cannot fill completely is killed and leaves the book untouched',
+    steps: [
+      { place: ask('a1', 50, 3) },
+      { place: ask('a2', 55, 3) },
+      { place: ask('a3', 60, 3) },
+      { place: bid('fok', 55, 7, 'FOK'), fills: [], remaining: sh(7), rested: false },
+      { place: bid('fok2', 40, 1, 'FOK'), fills: [], remaining: sh(1), rested: false },
+    ],
+    bids: [],
+    asks: [[50, 3], [55, 3], [60, 3]],
+  },
+  {
+    name: 'a FOK for exactly the crossing size fills completely across levels',
+    steps: [
+      { place: bid('b1', 50, 3) },
+      { place: bid('b2', 49, 3) },
+      { place: bid('b3', 45, 3) },
+      { place: ask('fok', 49, 6, 'FOK'), fills: [fill('b1', 'fok', 50, 3, 0), fill('b2', 'fok', 49, 3, 0)], remaining: 0, rested: false },
+    ],
+    bids: [[45, 3]],
+    asks: [],
+  },
+  {
+    name: 'a FAK fills what it can and never rests the rest',
+    steps: [
+      { place: ask('a1', 50, 3) },
+      { place: ask('a2', 70, 3) },
+      { place: bid('fak', 60, 5, 'FAK'), fills: [fill('a1', 'fak', 50, 3, 0)], remaining: sh(2), rested: false },
+      { place: bid('fak2', 60, 5, 'FAK'), fills: [], remaining: sh(5), rested: false },
+    ],
+    bids: [],
+    asks: [[70, 3]],
+  },
+  {
+    name: 'cancel returns the remaining size, keeps the others queued in order, and knows no unknown ids',
+    steps: [
+      { place: ask('a1', 50, 5) },
+      { place: ask('a2', 50, 5) },
+      { place: ask('a3', 50, 5) },
+      { place: bid('t', 50, 2, 'FAK'), fills: [fill('a1', 't', 50, 2, 3)] },
+      { cancel: 'a1', returns: sh(3) },
+      { cancel: 'a1', returns: undefined },
+      { cancel: 'nope', returns: undefined },
+      { cancel: 'a2', returns: sh(5) },
+      { place: bid('t2', 50, 1, 'FAK'), fills: [fill('a3', 't2', 50, 1, 4)] },
+      { place: ask('a4', 51, 1) },
+      { cancel: 'a4', returns: sh(1) },
+      { cancel: 't2', returns: undefined },
+    ],
+    bids: [],
+    asks: [[50, 4]],
+  },
+  {
+    name: 'cancelling the middle and the tail of a queue keeps FIFO order for the rest',
+    steps: [
+      { place: bid('b1', 50, 1) },
+      { place: bid('b2', 50, 1) },
+      { place: bid('b3', 50, 1) },
+      { place: bid('b4', 50, 1) },
+      { cancel: 'b2', returns: sh(1) },
+      { cancel: 'b4', returns: sh(1) },
+      { place: bid('b5', 50, 1) },
+      { place: ask('t', 50, 3), fills: [fill('b1', 't', 50, 1, 0), fill('b3', 't', 50, 1, 0), fill('b5', 't', 50, 1, 0)], remaining: 0, rested: false },
+    ],
+    bids: [],
+    asks: [],
+  },
+  {
+    name: 'restore rebuilds the book without matching and keeps the restored time order',
+    steps: [
+      { restore: { id: 'r1', side: 'bid', cents: 45, shares: 2 } },
+      { restore: { id: 'r2', side: 'bid', cents: 45, shares: 3 } },
+      { restore: { id: 'r3', side: 'ask', cents: 46, shares: 1 } },
+      { place: ask('t', 45, 4), fills: [fill('r1', 't', 45, 2, 0), fill('r2', 't', 45, 2, 1)], remaining: 0 },
+    ],
+    bids: [[45, 1]],
+    asks: [[46, 1]],
+  },
+  {
+    name: 'levels aggregate every order at a price, best first on both sides',
+    steps: [
+      { place: bid('b1', 40, 1) },
+      { place: bid('b2', 42, 2) },
+      { place: bid('b3', 40, 3) },
+      { place: bid('b4', 41, 4) },
+      { place: ask('a1', 60, 1) },
+      { place: ask('a2', 58, 2) },
+      { place: ask('a3', 60, 3) },
+      { place: ask('a4', 59, 4) },
+    ],
+    bids: [[42, 2], [41, 4], [40, 4]],
+    asks: [[58, 2], [59, 4], [60, 4]],
+  },
+  {
+    name: 'a BUY of outcome 1 crosses a BUY of outcome 0 when the prices sum to at least 1 (mint)',
+    steps: [
+      { place: { id: 'yes', ...toBookTerms(0, 'BUY', c(60)), size: sh(10), tif: 'GTC' } },
+      // 0.60 + 0.39 < 1: no mint, the NO bid rests as an ask at 0.61.
+      { place: { id: 'no1', ...toBookTerms(1, 'BUY', c(39)), size: sh(5), tif: 'GTC' }, fills: [], rested: true },
+      // 0.60 + 0.40 = 1: mints at the maker's 0.60 YES price.
+      { place: { id: 'no2', ...toBookTerms(1, 'BUY', c(40)), size: sh(4), tif: 'GTC' }, fills: [fill('yes', 'no2', 60, 4, 6)], remaining: 0 },
+      // 0.60 + 0.45 > 1: still at the maker's price, so the NO buyer pays 0.40, not 0.45.
+      { place: { id: 'no3', ...toBookTerms(1, 'BUY', c(45)), size: sh(1), tif: 'FAK' }, fills: [fill('yes', 'no3', 60, 1, 5)], remaining: 0 },
+    ],
+    bids: [[60, 5]],
+    asks: [[61, 5]],
+  },
+  {
+    name: 'a SELL of outcome 1 crosses a SELL of outcome 0 when the prices sum to at most 1 (merge)',
+    steps: [
+      { place: { id: 'yes', ...toBookTerms(0, 'SELL', c(55)), size: sh(10), tif: 'GTC' } },
+      // 0.55 + 0.46 > 1: no merge, the NO offer rests as a bid at 0.54.
+      { place: { id: 'no1', ...toBookTerms(1, 'SELL', c(46)), size: sh(2), tif: 'GTC' }, fills: [], rested: true },
+      // 0.55 + 0.45 = 1: merges at the maker's 0.55.
+      { place: { id: 'no2', ...toBookTerms(1, 'SELL', c(45)), size: sh(3), tif: 'FOK' }, fills: [fill('yes', 'no2', 55, 3, 7)], remaining: 0 },
+    ],
+    bids: [[54, 2]],
+    asks: [[55, 7]],
+  },
+];
+
+function runStep(book: OrderBook, step: Step, label: string): void {
+  if ('place' in step) {
+    const result = book.place(step.place);
+    if (step.fills !== undefined) assert.deepEqual(result.fills, step.fills, `${label}: fills`);
+    if (step.remaining !== undefined) assert.equal(result.remaining, step.remaining, `${label}: remaining`);
+    if (step.rested !== undefined) assert.equal(result.rested, step.rested, `${label}: rested`);
+    const filled = result.fills.reduce((sum, f) => sum + f.size, 0);
+    assert.equal(filled + result.remaining, step.place.size, `${label}: fills plus remaining make the order size`);
+    assert.equal(book.get(step.place.id) !== undefined, result.rested, `${label}: on the book exactly when rested`);
+  } else if ('cancel' in step) {
+    assert.equal(book.cancel(step.cancel), step.returns, `${label}: cancel result`);
+    assert.equal(book.get(step.cancel), undefined, `${label}: gone after cancel`);
+  } else {
+    const { id, side, cents, shares } = step.restore;
+    book.restore({ id, side, price: c(cents), remaining: sh(shares) });
+    assert.deepEqual(book.get(id), { id, side, price: c(cents), remaining: sh(shares) }, `${label}: restored`);
+  }
+  checkBookInvariants(book);
+}
+
+for (const scenario of scenarios) {
+  test(scenario.name, () => {
+    const book = new OrderBook();
+    scenario.steps.forEach((step, i) => runStep(book, step, `step ${i + 1}`));
+    const levels = (side: BookSide) => book.levels(side).map((l) => [l.price / 10_000, l.size / 1_000_000]);
+    assert.deepEqual(levels('bid'), scenario.bids, 'final bids');
+    assert.deepEqual(levels('ask'), scenario.asks, 'final asks');
+  });
+}
+
+test('levels honours depth: the best n levels, none for 0 or less, all when the book is shallower or depth is not a number', () => {
+  const book = new OrderBook();
+  for (const [i, cents] of [30, 31, 32, 33].entries()) {
+    book.place(bid(`b${i}`, cents, 1));
+    checkBookInvariants(book);
+  }
+  assert.deepEqual(book.levels('bid', 2), [{ price: c(33), size: sh(1) }, { price: c(32), size: sh(1) }]);
+  assert.deepEqual(book.levels('bid', 0), []);
+  assert.equal(book.levels('bid', 10).length, 4);
+  assert.deepEqual(book.levels('ask', 3), []);
+  assert.equal(book.levels('bid', -1).length, 0);
+  assert.equal(book.levels('bid', 2.7).length, 2);
+  assert.equal(book.levels('bid', Number.NaN).length, 4);
+  assert.equal(book.levels('bid', Infinity).length, 4);
+});
+
+test('best prices, get, orderCount and fillable describe the resting book', () => {
+  const book = createOrderBook();
+  assert.equal(book.bestBid(), undefined);
+  assert.equal(book.bestAsk(), undefined);
+  book.place(bid('b1', 40, 2));
+  book.place(bid('b2', 41, 2));
+  book.place(ask('a1', 60, 3));
+  book.place(ask('a2', 62, 3));
+  checkBookInvariants(book as OrderBook);
+  assert.equal(book.bestBid(), c(41));
+  assert.equal(book.bestAsk(), c(60));
+  assert.equal(book.orderCount, 4);
+  assert.deepEqual(book.get('a2'), { id: 'a2', side: 'ask', price: c(62), remaining: sh(3) });
+  assert.equal(book.get('zz'), undefined);
+  assert.equal(book.fillable('bid', c(59), sh(1)), 0);
+  assert.equal(book.fillable('bid', c(60), sh(5)), sh(3));
+  assert.equal(book.fillable('bid', c(62), sh(5)), sh(5));
+  assert.equal(book.fillable('bid', c(99), sh(100)), sh(6));
+  assert.equal(book.fillable('ask', c(41), sh(3)), sh(2));
+  assert.equal(book.fillable('ask', c(1), sh(3)), sh(3));
+});
+
+test('get returns a snapshot that later fills do not change', () => {
+  const book = new OrderBook();
+  book.place(ask('a1', 50, 5));
+  const before = book.get('a1');
+  book.place(bid('t', 50, 2));
+  checkBookInvariants(book);
+  assert.equal(before?.remaining, sh(5));
+  assert.equal(book.get('a1')?.remaining, sh(3));
+});
+
+test('a duplicate id, on place or restore, is refused and leaves the book as it was', () => {
+  const book = new OrderBook();
+  book.place(bid('b1', 40, 1));
+  assert.throws(() => book.place(ask('b1', 30, 1)), /already on the book/);
+  assert.throws(() => book.restore({ id: 'b1', side: 'bid', price: c(39), remaining: 1 }), /already on the book/);
+  checkBookInvariants(book);
+  assert.deepEqual(book.levels('bid'), [{ price: c(40), size: sh(1) }]);
+  assert.deepEqual(book.levels('ask'), []);
+});
+
+test('a restore that would cross the book is refused instead of crossing it', () => {
+  const book = new OrderBook();
+  book.restore({ id: 'a1', side: 'ask', price: c(50), remaining: 1 });
+  assert.throws(() => book.restore({ id: 'b1', side: 'bid', price: c(50), remaining: 1 }), /crosses/);
+  book.restore({ id: 'b2', side: 'bid', price: c(49), remaining: 1 });
+  checkBookInvariants(book);
+  assert.equal(book.orderCount, 2);
+});
+
+test('non-integer, out-of-range or non-positive prices and sizes, unknown sides and TIFs are refused before touching the book', () => {
+  const book = new OrderBook();
+  const bad: OrderIn[] = [
+    { id: 'x', side: 'bid', price: 0, size: 1, tif: 'GTC' },
+    { id: 'x', side: 'bid', price: PRICE_ONE, size: 1, tif: 'GTC' },
+    { id: 'x', side: 'bid', price: 0.5, size: 1, tif: 'GTC' },
+    { id: 'x', side: 'ask', price: 1, size: 0, tif: 'GTC' },
+    { id: 'x', side: 'ask', price: 1, size: -5, tif: 'GTC' },
+    { id: 'x', side: 'ask', price: 1, size: 1.5, tif: 'GTC' },
+    { id: 'x', side: 'ask', price: Number.NaN, size: 1, tif: 'GTC' },
+  ];
+  bad.push({ id: 'x', side: 'bid', price: 1, size: 1, tif: 'GTD' as TimeInForce });
+  bad.push({ id: 'x', side: 'buy' as BookSide, price: 1, size: 1, tif: 'GTC' });
+  for (const order of bad) assert.throws(() => book.place(order), RangeError, JSON.stringify(order));
+  checkBookInvariants(book);
+  assert.equal(book.orderCount, 0);
+});
+
+test('extreme prices 1 and PRICE_ONE − 1 rest and match like any other', () => {
+  const book = new OrderBook();
+  book.place({ id: 'lo', side: 'bid', price: 1, size: 7, tif: 'GTC' });
+  book.place({ id: 'hi', side: 'ask', price: PRICE_ONE - 1, size: 7, tif: 'GTC' });
+  checkBookInvariants(book);
+  const r = book.place({ id: 'mkt', side: 'ask', price: 1, size: 10, tif: 'FAK' });
+  assert.deepEqual(r, { fills: [{ makerId: 'lo', takerId: 'mkt', price: 1, size: 7, makerRemaining: 0 }], remaining: 3, rested: false });
+  checkBookInvariants(book);
+});
+
+test('fromBookPrice shows a book price from either outcome and undoes toBookTerms', () => {
+  assert.equal(fromBookPrice(0, c(60)), c(60));
+  assert.equal(fromBookPrice(1, c(60)), c(40));
+  for (const outcome of [0, 1] as const) {
+    for (const side of ['BUY', 'SELL'] as const) {
+      const terms = toBookTerms(outcome, side, c(37));
+      assert.equal(fromBookPrice(outcome, terms.price), c(37));
+    }
+  }
+  assert.deepEqual(toBookTerms(1, 'BUY', c(37)), { side: 'ask', price: c(63) });
+  assert.deepEqual(toBookTerms(1, 'SELL', c(37)), { side: 'bid', price: c(63) });
+});
+
+test('a book emptied by fills and cancels accepts new orders at the old prices', () => {
+  const book = new OrderBook();
+  for (let round = 0; round < 3; round++) {
+    book.place(bid(`b${round}`, 50, 1));
+    book.place(bid(`c${round}`, 49, 1));
+    book.place(ask(`t${round}`, 50, 1));
+    assert.equal(book.cancel(`c${round}`), sh(1));
+    checkBookInvariants(book);
+    assert.equal(book.orderCount, 0);
+    assert.deepEqual(book.levels('bid'), []);
+  }
+});

@@ -1,0 +1,168 @@
+/**
+ * The local chain as a child process: Foundry's anvil from the npm package @foundry-rs/anvil-linux-amd64,
+ * bound to loopback on a free port, its state loaded from and dumped to a file in the data directory.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+
+export interface AnvilOptions {
+  chainId: number;
+  /** anvil --state file: loaded at start if present, dumped on SIGTERM and every `stateIntervalSeconds`. */
+  stateFile: string;
+  stateIntervalSeconds?: number;
+  /** How long to wait for JSON-RPC to answer (default 15 s). */
+  readyTimeoutMs?: number;
+}
+
+export interface AnvilProcess {
+  readonly rpcUrl: string;
+  readonly port: number;
+  readonly pid: number;
+  /** SIGTERM (anvil dumps its state), wait for exit, SIGKILL after `timeoutMs`. Idempotent. */
+  stop(timeoutMs?: number): Promise<void>;
+}
+
+export function anvilBinaryPath(): string {
+  const pkg = createRequire(import.meta.url).resolve('@foundry-rs/anvil-linux-amd64/package.json');
+  return join(dirname(pkg), 'bin', 'anvil');
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function rpcAnswers(rpcUrl: string): Promise<boolean> {
+  try {
+    const res = await fetch(rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}',
+      signal: AbortSignal.timeout(1000),
+    });
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+// A process that is not ours to wait for: our child has exited once `exitCode`/`signalCode` is set.
+function hasExited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null;
+}
+
+const liveChildren = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+/** On a normal process exit, ask every live anvil to dump its state and quit (synchronous signal only). */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const c of liveChildren) if (!hasExited(c)) c.kill('SIGTERM');
+  });
+}
+
+/**
+ * A crash that skips the 'exit' hook (SIGKILL, fatal error) would orphan anvil. The watchdog is a tiny
+ * shell whose stdin is a pipe only this process holds: when this process dies the pipe closes, `read`
+ * returns and the shell sends anvil SIGTERM (so it still dumps its state).
+ */
+function spawnWatchdog(anvilPid: number): ChildProcess {
+  const script = `read _ignored; kill -0 ${anvilPid} 2>/dev/null && kill -TERM ${anvilPid}`;
+  const dog = spawn('/bin/sh', ['-c', script], { stdio: ['pipe', 'ignore', 'ignore'] });
+  dog.unref();
+  // The pipe must not keep the event loop alive either.
+  (dog.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+  dog.on('error', () => undefined);
+  return dog;
+}
+
+async function spawnOnce(opts: AnvilOptions, port: number): Promise<AnvilProcess | { failed: string }> {
+  const args = [
+    '--host', '127.0.0.1',
+    '--port', String(port),
+    '--chain-id', String(opts.chainId),
+    '--state', opts.stateFile,
+    '--state-interval', String(opts.stateIntervalSeconds ?? 5),
+    '--silent',
+  ];
+  const child = spawn(anvilBinaryPath(), args, { stdio: ['ignore', 'ignore', 'pipe'], detached: false });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-4000);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const spawnError = new Promise<Error>((resolve) => child.once('error', resolve));
+  liveChildren.add(child);
+  installExitHook();
+
+  const rpcUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + (opts.readyTimeoutMs ?? 15_000);
+  let failure: string | null = null;
+  spawnError.then((e) => (failure = `anvil could not be started: ${e.message}`), () => undefined);
+  while (!failure) {
+    if (hasExited(child)) {
+      failure = `anvil exited with ${child.exitCode ?? child.signalCode} before answering: ${stderr.trim() || '(no output)'}`;
+      break;
+    }
+    if (await rpcAnswers(rpcUrl)) break;
+    if (Date.now() > deadline) {
+      failure = `anvil did not answer on ${rpcUrl} within ${opts.readyTimeoutMs ?? 15_000} ms`;
+      child.kill('SIGKILL');
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  if (failure) {
+    liveChildren.delete(child);
+    return { failed: failure };
+  }
+
+  const pid = child.pid ?? -1;
+  const watchdog = spawnWatchdog(pid);
+  let stopping: Promise<void> | null = null;
+  return {
+    rpcUrl,
+    port,
+    pid,
+    stop(timeoutMs = 10_000) {
+      stopping ??= (async () => {
+        if (watchdog.pid !== undefined && watchdog.exitCode === null) watchdog.kill('SIGKILL');
+        if (!hasExited(child)) {
+          child.kill('SIGTERM');
+          const timer = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), timeoutMs).unref());
+          if ((await Promise.race([exited.then(() => 'exited' as const), timer])) === 'timeout') {
+            child.kill('SIGKILL');
+            await exited;
+          }
+        }
+        liveChildren.delete(child);
+      })();
+      return stopping;
+    },
+  };
+}
+
+/** Starts anvil on a free loopback port; retries on another port if the first one was taken meanwhile. */
+export async function startAnvil(opts: AnvilOptions): Promise<AnvilProcess> {
+  mkdirSync(dirname(opts.stateFile), { recursive: true });
+  let lastError = '';
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const r = await spawnOnce(opts, await freePort());
+    if (!('failed' in r)) return r;
+    lastError = r.failed;
+  }
+  throw new Error(lastError);
+}

@@ -1,0 +1,228 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { PrivateKeyAccount } from 'viem/accounts';
+import { createEngine, type Engine } from '../../engine.js';
+import { CLOB_AUTH_TYPES, clobAuthDomain, clobAuthMessage } from '../../protocol/eip712.js';
+import { buildL2Signature } from '../../protocol/hmac.js';
+import { ManualClock } from '../../services/clock.js';
+import type { Market } from '../../services/markets/marketService.js';
+import { accounts, signedBody, units } from '../../services/orders/orderTestKit.js';
+
+const [alice, bob] = accounts as [PrivateKeyAccount, PrivateKeyAccount];
+
+interface Creds {
+  key: string;
+  secret: string;
+  passphrase: string;
+}
+
+describe('order routes', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'order-routes-'));
+  const clock = new ManualClock(Date.now());
+  let engine: Engine;
+  let market: Market;
+  const creds = new Map<string, Creds>();
+
+  const nowSec = () => Math.floor(clock.nowMs() / 1000);
+
+  async function createKey(acct: PrivateKeyAccount): Promise<Creds> {
+    const ts = String(nowSec());
+    const signature = await acct.signTypedData({
+      domain: clobAuthDomain(engine.ctx.config.chainId),
+      types: CLOB_AUTH_TYPES,
+      primaryType: 'ClobAuth',
+      message: clobAuthMessage(acct.address, ts, 0n),
+    });
+    const res = await engine.app.inject({
+      method: 'POST',
+      url: '/auth/api-key',
+      headers: { SERVICE_ADDRESS: acct.address, SERVICE_SIGNATURE: signature, SERVICE_TIMESTAMP: ts, SERVICE_NONCE: '0' },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json() as Creds;
+  }
+
+  /** An L2 request as the public clients send it: HMAC over timestamp + METHOD + path + exact body bytes. */
+  function l2(acct: PrivateKeyAccount, method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) {
+    const c = creds.get(acct.address)!;
+    const ts = String(nowSec());
+    const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+    const path = url.split('?')[0]!;
+    return engine.app.inject({
+      method,
+      url,
+      headers: {
+        'content-type': 'application/json',
+        SERVICE_ADDRESS: acct.address,
+        SERVICE_SIGNATURE: buildL2Signature(c.secret, ts, method, path, payload),
+        SERVICE_TIMESTAMP: ts,
+        SERVICE_API_KEY: c.key,
+        SERVICE_PASSPHRASE: c.passphrase,
+      },
+      ...(payload === undefined ? {} : { payload }),
+    });
+  }
+
+  before(async () => {
+    engine = await createEngine({ dataDir: dir, chain: 'none', seedDemo: false, rateLimits: false }, { clock });
+    market = await engine.ctx.markets.create({ question: 'Will the route tests pass?', tickSize: 10_000n, minOrderSize: 5_000_000n }, { waitForChain: false });
+    for (const a of [alice, bob]) {
+      creds.set(a.address, await createKey(a));
+      await engine.ctx.orders.creditCollateral(a.address, units(1000), 'route test');
+    }
+  });
+  after(async () => {
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const body = (acct: PrivateKeyAccount, over: Partial<Parameters<typeof signedBody>[1]> = {}) =>
+    signedBody(acct, { market: { ...market, winner: null }, side: 'BUY', price: 500_000n, size: units(10), ...over });
+
+  it('POST /order accepts a signed order with 201 and the placement result', async () => {
+    const res = await l2(alice, 'POST', '/order', { deferExec: false, postOnly: false, ...(await body(alice)) });
+    assert.equal(res.statusCode, 201, res.body);
+    const r = res.json();
+    assert.equal(r.success, true);
+    assert.equal(r.status, 'live');
+    const get = await engine.app.inject({ method: 'GET', url: `/data/order/${r.order_id.toLowerCase()}` });
+    assert.equal(get.statusCode, 200);
+    assert.equal(get.json().status, 'open');
+  });
+
+  it('POST /order accepts salt as a decimal string', async () => {
+    const res = await l2(alice, 'POST', '/order', await body(alice, { salt: '123456789012345678901234567890' }));
+    assert.equal(res.statusCode, 201, res.body);
+  });
+
+  it('POST /order answers 400 with the placement result and error code when refused', async () => {
+    const res = await l2(alice, 'POST', '/order', await body(alice, { size: units(1) }));
+    assert.equal(res.statusCode, 400);
+    const r = res.json();
+    assert.equal(r.success, false);
+    assert.equal(r.error, 'INVALID_ORDER_MIN_SIZE');
+    assert.equal(r.error_code, 'INVALID_ORDER_MIN_SIZE');
+    assert.match(r.message, /lower than the minimum/);
+  });
+
+  it('POST /order refuses an owner other than SERVICE_ADDRESS with 400 owner_address_mismatch', async () => {
+    const res = await l2(alice, 'POST', '/order', await body(alice, { owner: bob.address }));
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.json().error, 'owner_address_mismatch');
+  });
+
+  it('POST /order answers 409 while the market is paused', async () => {
+    await engine.ctx.markets.pause(market.conditionId);
+    try {
+      const res = await l2(alice, 'POST', '/order', await body(alice));
+      assert.equal(res.statusCode, 409);
+      assert.equal(res.json().error, 'condition_paused');
+    } finally {
+      await engine.ctx.markets.resume(market.conditionId);
+    }
+  });
+
+  it('POST /order names a malformed field and refuses bad JSON and missing L2 headers', async () => {
+    const bad = await body(alice);
+    (bad.order as { maker: string }).maker = '0x123';
+    const res = await l2(alice, 'POST', '/order', bad);
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.json().error, 'invalid_field');
+    assert.match(res.json().message, /order\.maker/);
+    const missingConditionId = await body(alice);
+    delete missingConditionId.order.conditionId;
+    const r2 = await l2(alice, 'POST', '/order', missingConditionId);
+    assert.equal(r2.statusCode, 400);
+    assert.match(r2.json().message, /conditionId/);
+    const json = await l2(alice, 'POST', '/order', '{"order":');
+    assert.equal(json.statusCode, 400);
+    assert.equal(json.json().error, 'invalid_json');
+    const noAuth = await engine.app.inject({ method: 'POST', url: '/order', payload: await body(alice) });
+    assert.equal(noAuth.statusCode, 401);
+  });
+
+  it('POST /orders places a batch (200, one result per entry) and refuses more than 15 entries', async () => {
+    const entries = [await body(alice, { price: 300_000n }), await body(alice, { size: units(1) })];
+    const res = await l2(alice, 'POST', '/orders', entries);
+    assert.equal(res.statusCode, 200, res.body);
+    const results = res.json();
+    assert.equal(results.length, 2);
+    assert.equal(results[0].success, true);
+    assert.equal(results[1].error_code, 'INVALID_ORDER_MIN_SIZE');
+    const one = await body(alice);
+    const big = await l2(alice, 'POST', '/orders', Array(16).fill(one));
+    assert.equal(big.statusCode, 400);
+    assert.equal(big.json().error, 'invalid_batch_size');
+    assert.equal(big.json().message, 'batch supports at most 15 orders (got 16); split it into several requests.');
+    const empty = await l2(alice, 'POST', '/orders', []);
+    assert.equal(empty.statusCode, 400);
+    const mismatch = await l2(alice, 'POST', '/orders', [one, await body(alice, { owner: bob.address })]);
+    assert.equal(mismatch.statusCode, 400);
+    assert.equal(mismatch.json().error, 'owner_address_mismatch');
+  });
+
+  it('DELETE /order cancels by orderID or orderId; DELETE /orders, /cancel-market-orders and /cancel-all too', async () => {
+    const place = async () => (await l2(bob, 'POST', '/order', await body(bob, { price: 200_000n }))).json().order_id as string;
+    const a = await place();
+    const r1 = await l2(bob, 'DELETE', '/order', { orderID: a });
+    assert.equal(r1.statusCode, 200);
+    assert.deepEqual(r1.json(), { canceled: [a], not_canceled: {} });
+    const b = await place();
+    assert.deepEqual((await l2(bob, 'DELETE', '/order', { orderId: b })).json().canceled, [b]);
+    const missing = await l2(bob, 'DELETE', '/order');
+    assert.equal(missing.statusCode, 400);
+    assert.match(missing.json().message, /orderID/);
+    const c = await place();
+    const many = await l2(bob, 'DELETE', '/orders', [c, a]);
+    assert.deepEqual(many.json(), { canceled: [c], not_canceled: { [a]: 'the order is already canceled' } });
+    const d = await place();
+    const byMarket = await l2(bob, 'DELETE', '/cancel-market-orders', { market: market.conditionId });
+    assert.deepEqual(byMarket.json().canceled, [d]);
+    const e = await place();
+    const all = await l2(bob, 'DELETE', '/cancel-all');
+    assert.deepEqual(all.json().canceled, [e]);
+  });
+
+  it('POST /data/orders/lookup answers 207 with one entry per request entry, without authentication', async () => {
+    const id = (await l2(alice, 'POST', '/order', await body(alice, { price: 100_000n }))).json().order_id as string;
+    const res = await engine.app.inject({ method: 'POST', url: '/data/orders/lookup', payload: [{ orderId: id }, { orderId: '' }, { orderId: '01ARZ3NDEKTSV4RRFFQ69G5FAV' }] });
+    assert.equal(res.statusCode, 207);
+    assert.deepEqual(res.json().map((e: { status: number }) => e.status), [200, 400, 404]);
+    const unknown = await engine.app.inject({ method: 'GET', url: '/data/order/01ARZ3NDEKTSV4RRFFQ69G5FAV' });
+    assert.equal(unknown.statusCode, 404);
+    assert.equal(unknown.json().error, 'order_not_found');
+  });
+
+  it('GET /data/orders and GET /data/trades page with next_cursor and need L2', async () => {
+    await l2(bob, 'POST', '/order', await body(bob, { outcome: 1, price: 600_000n, orderType: 'FAK' }));
+    const open = await l2(alice, 'GET', `/data/orders?market=${market.conditionId}&next_cursor=MA%3D%3D`);
+    assert.equal(open.statusCode, 200, open.body);
+    assert.equal(open.json().next_cursor, 'LTE=');
+    assert.ok(open.json().data.every((o: { owner: string }) => o.owner === alice.address.toLowerCase()));
+    const trades = await l2(bob, 'GET', '/data/trades');
+    assert.equal(trades.statusCode, 200, trades.body);
+    assert.ok(trades.json().count >= 1);
+    assert.equal(trades.json().data[0].trader_side, 'TAKER');
+    const noAuth = await engine.app.inject({ method: 'GET', url: '/data/orders' });
+    assert.equal(noAuth.statusCode, 401);
+    const badQuery = await l2(alice, 'GET', '/data/trades?before=yesterday');
+    assert.equal(badQuery.statusCode, 400);
+  });
+
+  it('GET /balance-allowance reports balance, allowance and reserved; POST /redeem needs a resolved market', async () => {
+    const res = await l2(alice, 'GET', '/balance-allowance?asset_type=COLLATERAL&signature_type=0');
+    assert.equal(res.statusCode, 200, res.body);
+    const b = res.json();
+    assert.match(b.balance, /^\d+$/);
+    assert.equal(b.allowance, b.balance);
+    assert.match(b.reserved, /^\d+$/);
+    const bad = await l2(alice, 'GET', '/balance-allowance?asset_type=SHARES');
+    assert.equal(bad.statusCode, 400);
+    const redeem = await l2(alice, 'POST', '/redeem', { conditionId: market.conditionId });
+    assert.equal(redeem.statusCode, 409);
+    assert.equal(redeem.json().error, 'market_not_resolved');
+  });
+});

@@ -1,0 +1,57 @@
+/**
+ * Where the exchange's contracts live, as a pure function of the operator address: every contract is
+ * created by the operator account in one fixed order on a fresh chain, so its address is
+ * CREATE(operator, nonce) and is known before (or without) any chain. Condition and token ids are derived
+ * from these addresses, so they never change when a chain arrives later.
+ */
+import { getAddress, getContractAddress, keccak256, slice, toHex, type Address } from 'viem';
+
+/** Every contract the engine deploys, in deployment order (index = operator nonce). */
+export const DEPLOYMENT_ORDER = [
+  'collateral',
+  'conditionalTokens',
+  'safeSingleton',
+  'fallbackHandler',
+  'multiSend',
+  'safeFactory',
+  'relayHub',
+  'proxyWalletImplementation',
+  'proxyFactory',
+] as const;
+
+export type DeployedContractName = (typeof DEPLOYMENT_ORDER)[number];
+
+/** Addresses of everything the engine deploys (a superset of GET /config `contracts`). */
+export type DeploymentAddresses = Record<DeployedContractName, Address>;
+
+/**
+ * Order-signing verifyingContracts of the default profile. No settlement contract is deployed (trades
+ * settle in the engine), so these are fixed local addresses nobody holds a key or code for:
+ * the last 20 bytes of keccak256("sandbox-exchange:exchange") and keccak256("sandbox-exchange:neg-risk-exchange").
+ * A signature made for the local exchange is therefore never valid on a public one (decisions §6).
+ */
+export const LOCAL_EXCHANGE_ADDRESS: Address = '0xC118b7b9457C06056386fCd55bA30f214F2Bf78A';
+export const LOCAL_NEG_RISK_EXCHANGE_ADDRESS: Address = '0x6BB98E7B22CF4c54A8Db6BdE8151F9c6B3595B26';
+
+/** The public Polygon (137) order-signing contracts (trading-api.md §5.2): polymarket profile only. */
+export const POLYGON_EXCHANGE_ADDRESS: Address = '0x4bFb41d5B3570DeFd03C39a9A4D8dE6Bd8B8982E';
+export const POLYGON_NEG_RISK_EXCHANGE_ADDRESS: Address = '0xC5d563A36AE78145C45a50134d48A1215220f80a';
+
+/** The label-hash rule behind the LOCAL_* constants (kept so a test can prove them). */
+export function localSigningAddress(label: string): Address {
+  return getAddress(slice(keccak256(toHex(label)), 12));
+}
+
+export function predictContractAddresses(operator: Address): DeploymentAddresses {
+  const out = {} as DeploymentAddresses;
+  DEPLOYMENT_ORDER.forEach((name, nonce) => {
+    out[name] = getContractAddress({ from: operator, nonce: BigInt(nonce) });
+  });
+  return out;
+}
+
+export function exchangeAddresses(profile: 'default' | 'polymarket'): { exchange: Address; negRiskExchange: Address } {
+  return profile === 'polymarket'
+    ? { exchange: POLYGON_EXCHANGE_ADDRESS, negRiskExchange: POLYGON_NEG_RISK_EXCHANGE_ADDRESS }
+    : { exchange: LOCAL_EXCHANGE_ADDRESS, negRiskExchange: LOCAL_NEG_RISK_EXCHANGE_ADDRESS };
+}

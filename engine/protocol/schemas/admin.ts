@@ -1,0 +1,37 @@
+/** Operator routes (decisions §7), authenticated with `Authorization: Bearer <operatorToken>`. */
+import { Type } from '@sinclair/typebox';
+
+export const CreateMarketBody = Type.Object(
+  {
+    question: Type.String({ description: 'The question, e.g. "Will it rain in Paris on 1 May?"' }),
+    description: Type.Optional(Type.String({ description: 'Resolution rules' })),
+    outcomes: Type.Optional(Type.Array(Type.String(), { description: 'Two labels; default ["Yes","No"]' })),
+    tickSize: Type.String({ description: '"0.1", "0.01", "0.001" or "0.0001"' }),
+    minOrderSize: Type.String({ description: 'Minimum order size in shares, decimal string, e.g. "5"' }),
+    negRisk: Type.Optional(Type.Boolean({ description: 'default false' })),
+    endDate: Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], description: 'ISO 8601 date or date-time' })),
+    eventId: Type.Optional(Type.Integer({ minimum: 1, description: 'Existing event to join; default a fresh event id' })),
+  },
+  { additionalProperties: false },
+);
+
+/** The body is optional: no body (or {}) means the global breaker. */
+export const PauseBody = Type.Object({ conditionId: Type.Optional(Type.String({ description: 'Omit for the global breaker' })) }, { additionalProperties: false });
+
+export const PauseResponse = Type.Object({
+  system_paused: Type.Boolean(),
+  condition_id: Type.Optional(Type.String()),
+  condition_paused: Type.Optional(Type.Boolean()),
+});
+
+export const ResolveBody = Type.Object({ winningOutcomeIndex: Type.Integer({ description: '0 or 1' }) }, { additionalProperties: false });
+export const ResolveParams = Type.Object({ conditionId: Type.String() });
+
+export const FaucetBody = Type.Object(
+  {
+    address: Type.String({ description: '0x + 40 hex' }),
+    amount: Type.String({ description: 'Collateral units, decimal string with at most 6 decimals ("250.5")' }),
+  },
+  { additionalProperties: false },
+);
+export const FaucetResponse = Type.Object({ address: Type.String(), credited: Type.String() });

@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { hashTypedData, keccak256, toBytes } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { ORDER_TYPES, orderDomain, orderTypedMessage, type Address, type OrderStruct } from '../../protocol/eip712.js';
+import { SignatureVerifier, verifyOrderSignature } from './signatureVerifier.js';
+
+const VECTOR = {
+  salt: 12345,
+  maker: '0x2c7536E3605D9C16a7a3D7b1898e529396a65c23',
+  signer: '0x2c7536E3605D9C16a7a3D7b1898e529396a65c23',
+  taker: '0x0000000000000000000000000000000000000000',
+  tokenId: '71321045679252212594626385532706912750332728571942532289631379312455583992563',
+  makerAmount: '5200000',
+  takerAmount: '10000000',
+  expiration: '0',
+  nonce: '0',
+  feeRateBps: '0',
+  side: 'BUY',
+  signatureType: 0,
+  signature:
+    '0x14891d8f33e0cd79da2e0d623d6f0a7b2ea9babf045d42defa47ea2191dd483e2837e90f585cf0698fad39680063124f593553d6041de4f9879567d68f658e201c',
+} as const satisfies OrderStruct & { signature: string };
+const DOMAIN = { chainId: 137, verifyingContract: '0x4bFb41d5B3570DeFd03C39a9A4D8dE6Bd8B8982E' as Address };
+
+for (const mode of ['worker', 'inline'] as const) {
+  test(`the §6.3 order verifies to its signer (${mode})`, async () => {
+    const v = new SignatureVerifier({ mode });
+    try {
+      const r = await verifyOrderSignature(VECTOR, DOMAIN, v);
+      assert.equal(r.digest, '0x24aed465e78a205d68396b89765b6e3f9a80305e47e65d2bcab6c2aba627fe7c');
+      assert.equal(r.recovered, '0x2c7536e3605d9c16a7a3d7b1898e529396a65c23');
+      assert.equal(v.mode, mode);
+    } finally {
+      await v.close();
+    }
+  });
+
+  test(`a batch of concurrent recoveries resolves each to its own signer (${mode})`, async () => {
+    const v = new SignatureVerifier({ mode, maxBatch: 7 });
+    try {
+      const cases = await Promise.all(
+        Array.from({ length: 30 }, async (_, i) => {
+          const account = privateKeyToAccount(generatePrivateKey());
+          const hash = keccak256(toBytes(`batch ${i}`));
+          return { account, hash, sig: await account.sign({ hash }) };
+        }),
+      );
+      const bad = v.recover(toBytes(keccak256(toBytes('x'))), '0x' + '00'.repeat(64) + '1b');
+      const got = await Promise.all(cases.map((c) => v.recover(toBytes(c.hash), c.sig)));
+      assert.deepEqual(got, cases.map((c) => c.account.address.toLowerCase()));
+      assert.equal(await bad, null);
+      if (mode === 'worker') assert.ok(v.stats.batches >= 5 && v.stats.inWorker === 31, JSON.stringify(v.stats));
+    } finally {
+      await v.close();
+    }
+  });
+}
+
+test('a signature for the other exchange recovers to another address', async () => {
+  const account = privateKeyToAccount(generatePrivateKey());
+  const order: OrderStruct = { ...VECTOR, maker: account.address, signer: account.address, salt: '77' };
+  const domain = { chainId: 31337, verifyingContract: '0x00000000000000000000000000000000000000aa' as Address };
+  const signature = await account.signTypedData({ domain: orderDomain(domain), types: ORDER_TYPES, primaryType: 'Order', message: orderTypedMessage(order) });
+  const v = new SignatureVerifier({ mode: 'worker' });
+  try {
+    const right = await verifyOrderSignature({ ...order, signature }, domain, v);
+    assert.equal(right.recovered, account.address.toLowerCase());
+    assert.equal(right.digest, hashTypedData({ domain: orderDomain(domain), types: ORDER_TYPES, primaryType: 'Order', message: orderTypedMessage(order) }));
+    const wrong = await verifyOrderSignature({ ...order, signature }, { ...domain, verifyingContract: '0x00000000000000000000000000000000000000bb' }, v);
+    assert.notEqual(wrong.recovered, account.address.toLowerCase());
+  } finally {
+    await v.close();
+  }
+});
+
+test('after close, recoveries still answer (in this thread)', async () => {
+  const v = new SignatureVerifier({ mode: 'worker' });
+  await v.close();
+  const r = await verifyOrderSignature(VECTOR, DOMAIN, v);
+  assert.equal(r.recovered, '0x2c7536e3605d9c16a7a3d7b1898e529396a65c23');
+});

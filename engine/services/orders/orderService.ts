@@ -1,0 +1,777 @@
+import { createHash } from 'node:crypto';
+import { createOrderBook } from '../../book/orderBook.js';
+import { fromBookPrice, toBookTerms, type MarketBook, type TimeInForce } from '../../book/types.js';
+import { formatUnits, ONE } from '../../protocol/amounts.js';
+import type { Address, PostOrderBody } from '../../protocol/eip712.js';
+import { ApiError } from '../../protocol/errors.js';
+import { UlidFactory, normalizeUlid } from '../../protocol/ulid.js';
+import { deriveProxyWalletAddress, deriveSafeAddress } from '../../protocol/walletAddresses.js';
+import { BalanceRepo, COLLATERAL, type LedgerEntry } from '../../store/balanceRepo.js';
+import { OrderRepo, type OrderRow, type OrderSide } from '../../store/orderRepo.js';
+import { TradeRepo, type TradeRow } from '../../store/tradeRepo.js';
+import type { EngineContext } from '../context.js';
+import { BalanceSheet } from './balanceSheet.js';
+import { ExpiryTimer } from './expiryTimer.js';
+import { buyReservationFor, remainingOf, reservedAssetOf, type LiveOrder, type OrderIdentity, type TradableMarket } from './liveOrder.js';
+import { toOrderRecord, type OrderRecord } from './orderRecord.js';
+import { decodeCursor, pageOf, type Page } from './pageCursor.js';
+import { accepted, rejected, type PlacementResult } from './placementResult.js';
+import { settleFill } from './settleFill.js';
+import { toTradeRecord, type TradeRecord } from './tradeRecord.js';
+import { GTD_BUFFER_SECONDS, isRejection, validateOrder } from './validateOrder.js';
+
+export type { PlacementResult } from './placementResult.js';
+export type { OrderRecord } from './orderRecord.js';
+export type { TradeRecord } from './tradeRecord.js';
+export type { OrderIdentity } from './liveOrder.js';
+
+export const MAX_BATCH_ORDERS = 15;
+export const MAX_LOOKUP_ENTRIES = 500;
+/** Page size of GET /data/orders and GET /data/trades. */
+export const PAGE_LIMIT = 500;
+
+export interface CancelResult {
+  canceled: string[];
+  not_canceled: Record<string, string>;
+}
+
+export interface LookupEntry {
+  order_id: string;
+  status: 200 | 400 | 404 | 500;
+  order?: OrderRecord;
+  error?: string;
+  message?: string;
+}
+
+export interface BalanceAllowance {
+  balance: string;
+  allowance: string;
+  reserved: string;
+  allowances: Record<string, string>;
+}
+
+export interface RedeemResult {
+  conditionId: string;
+  winningOutcomeIndex: 0 | 1;
+  payout: string;
+  positions: Array<{ address: string; asset: string; outcomeIndex: 0 | 1; size: string; payout: string }>;
+}
+
+const NOT_FOUND_REASON = 'Order not found or already canceled';
+
+type Op = () => void;
+
+/**
+ * The trading core: placement (validation, duplicate and balance checks, matching, settlement),
+ * cancels, GTD expiry, lookups and balances. Memory (books, open orders, balances) changes synchronously
+ * so placements within one event-loop turn see each other; every placement's writes go through ONE
+ * `ctx.writes.commit` and the reply waits for it (group commit).
+ */
+export class OrderService {
+  private readonly orderRepo: OrderRepo;
+  private readonly tradeRepo: TradeRepo;
+  private readonly balanceRepo: BalanceRepo;
+  private readonly books = new Map<string, MarketBook>();
+  private readonly live = new Map<string, LiveOrder>();
+  private readonly sheet = new BalanceSheet();
+  /** Digests and maker+salt keys of accepted orders whose rows are not committed yet. */
+  private readonly pendingKeys = new Set<string>();
+  private readonly lastTrades = new Map<string, { price: bigint; side: OrderSide }>();
+  private readonly ids = new UlidFactory();
+  private readonly expiry: ExpiryTimer;
+  private readonly wallets = new Map<string, string>();
+
+  constructor(private readonly ctx: EngineContext) {
+    this.orderRepo = new OrderRepo(ctx.db);
+    this.tradeRepo = new TradeRepo(ctx.db);
+    this.balanceRepo = new BalanceRepo(ctx.db);
+    this.expiry = new ExpiryTimer(ctx.clock, () => {
+      // expireDue's memory work runs synchronously; re-arm afterwards for the next deadline.
+      void this.expireDue().catch(() => undefined);
+      this.expiry.arm();
+    });
+  }
+
+  // ── lifecycle ───────────────────────────────────────────────────────────────────────────────────
+
+  /** Loads balances and open orders, rebuilds the books in time order, cancels GTD orders that expired while down. */
+  async init(): Promise<void> {
+    for (const b of this.balanceRepo.all()) this.sheet.add(b.address, b.asset, b.amount);
+    const now = this.ctx.clock.nowMs();
+    const expired: LiveOrder[] = [];
+    for (const row of this.orderRepo.live()) {
+      if (row.orderType === 'GTD' && expiryDeadline(row) <= now) {
+        expired.push(row);
+        continue;
+      }
+      const terms = toBookTerms(row.outcomeIndex, row.side, Number(row.price));
+      this.bookOf(row.conditionId).restore({ id: row.id, side: terms.side, price: terms.price, remaining: Number(remainingOf(row)) });
+      this.live.set(row.id, row);
+      this.sheet.reserve(row.maker, reservedAssetOf(row, COLLATERAL), row.reserved);
+      if (row.orderType === 'GTD') this.expiry.add(row.id, expiryDeadline(row));
+    }
+    if (expired.length > 0) {
+      // They never reached the book, so only their rows change.
+      await this.ctx.writes.commit(() => {
+        for (const o of expired) this.orderRepo.cancel(o.id, 'expired', now);
+      });
+    }
+    for (const t of this.tradeRepo.latestPerCondition()) this.rememberLastTrade(t);
+    this.expiry.arm();
+  }
+
+  stop(): void {
+    this.expiry.stop();
+  }
+
+  // ── placement ───────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Places one order (POST /order). Request-level problems throw ApiError (owner mismatch 400, pauses
+   * 409); order-level problems come back as a result with success:false (the route answers 400).
+   */
+  async place(identity: OrderIdentity, body: PostOrderBody, opts: { inBatch?: boolean } = {}): Promise<PlacementResult> {
+    if (!opts.inBatch) {
+      this.checkOwner(identity, body, undefined);
+      this.checkPause(body);
+    }
+    const { result, ops, keys } = this.placeNow(identity, body);
+    if (ops.length === 0) return result;
+    try {
+      await this.ctx.writes.commit(() => {
+        for (const op of ops) op();
+      });
+      return result;
+    } catch (e) {
+      return rejected('EXECUTION_ERROR', `could not run the execution: the database refused the write (${(e as Error).message}).`);
+    } finally {
+      for (const k of keys) this.pendingKeys.delete(k);
+    }
+  }
+
+  /** Places 1..15 orders (POST /orders): request-level checks for every entry first, then each entry in order. */
+  async placeBatch(identity: OrderIdentity, bodies: PostOrderBody[]): Promise<PlacementResult[]> {
+    if (!Array.isArray(bodies) || bodies.length === 0) {
+      throw new ApiError('invalid_batch_size', 'batch needs at least 1 order: send an array of 1 to 15 POST /order bodies.');
+    }
+    if (bodies.length > MAX_BATCH_ORDERS) {
+      throw new ApiError('invalid_batch_size', `batch supports at most ${MAX_BATCH_ORDERS} orders (got ${bodies.length}); split it into several requests.`);
+    }
+    bodies.forEach((b, i) => this.checkOwner(identity, b, i));
+    bodies.forEach((b) => this.checkPause(b));
+    // Each place() runs its synchronous part (validation, matching, memory) before the next starts, so
+    // entries see the effects of earlier ones; their writes share one group commit.
+    return Promise.all(bodies.map((b) => this.place(identity, b, { inBatch: true })));
+  }
+
+  private checkOwner(identity: OrderIdentity, body: PostOrderBody, index: number | undefined): void {
+    const owner = String(body.owner ?? '');
+    const matches =
+      owner.toLowerCase() === identity.address.toLowerCase() ||
+      (this.ctx.config.profile === 'polymarket' && identity.apiKey !== undefined && owner === identity.apiKey);
+    if (!matches) {
+      const where = index === undefined ? 'owner' : `entry ${index}: owner`;
+      throw new ApiError('owner_address_mismatch', `${where} (${owner.slice(0, 80)}) must equal the SERVICE_ADDRESS header (${identity.address}).`, {
+        details: index === undefined ? { owner, expected: identity.address } : { index, owner, expected: identity.address },
+      });
+    }
+  }
+
+  private checkPause(body: PostOrderBody): void {
+    const found = this.ctx.markets.byToken(canonicalTokenId(body.order?.tokenId));
+    const conditionId = found?.market.conditionId ?? String(body.order?.conditionId ?? '');
+    const state = this.ctx.markets.pauseState(conditionId);
+    if (state === 'system_paused') {
+      throw new ApiError('system_paused', 'Trading is paused for the whole exchange (global circuit breaker). Retry after the operator resumes it.');
+    }
+    if (state === 'condition_paused') {
+      throw new ApiError('condition_paused', `Trading is paused for market ${conditionId} (condition circuit breaker). Retry after the operator resumes it.`);
+    }
+  }
+
+  /** The synchronous part of a placement: returns the result and the writes that make it durable. */
+  private placeNow(identity: OrderIdentity, body: PostOrderBody): { result: PlacementResult; ops: Op[]; keys: string[] } {
+    const ops: Op[] = [];
+    ops.push(...this.expireDueNow());
+    const now = this.ctx.clock.nowMs();
+    const v = validateOrder(identity, body, {
+      nowMs: now,
+      chainId: this.ctx.config.chainId,
+      contracts: this.ctx.chain.contracts,
+      byToken: (t) => this.ctx.markets.byToken(t) as { market: TradableMarket; outcomeIndex: 0 | 1 } | undefined,
+      walletOf: (type, signer) => this.walletOf(type, signer),
+      conditionIdOptional: this.ctx.config.profile === 'polymarket',
+    });
+    if (isRejection(v)) return { result: rejected(v.code, v.message), ops, keys: [] };
+
+    const digestKey = 'd:' + v.digest;
+    const saltKey = 's:' + v.maker + ':' + v.salt;
+    const dup = this.pendingKeys.has(digestKey) || this.pendingKeys.has(saltKey) ? 'a pending order' : this.orderRepo.findDuplicate(v.digest, v.maker, v.salt);
+    if (dup !== undefined) {
+      return {
+        result: rejected(
+          'INVALID_ORDER_DUPLICATED',
+          `order is invalid. Duplicated. Same order (digest ${v.digest}, or maker ${v.maker} with salt ${v.salt}) has already been placed as ${dup}, can't be placed again; sign a new order with a fresh salt.`,
+        ),
+        ops,
+        keys: [],
+      };
+    }
+
+    const asset = v.side === 'BUY' ? COLLATERAL : v.tokenId;
+    const need = v.side === 'BUY' ? v.makerAmount : v.size;
+    const available = this.sheet.available(v.maker, asset);
+    let warning: { code: 'INVALID_ORDER_NOT_ENOUGH_BALANCE'; message: string } | undefined;
+    if (need > available) {
+      const what = v.side === 'BUY' ? 'collateral' : `shares of token ${v.tokenId}`;
+      const message =
+        `not enough balance / allowance: this ${v.side} needs ${formatUnits(need)} ${what} but ${v.maker} has ${formatUnits(available)} available ` +
+        `(balance ${formatUnits(this.sheet.balance(v.maker, asset))} − ${formatUnits(this.sheet.reserved(v.maker, asset))} reserved by open orders).`;
+      if (this.ctx.config.enforceBalances) return { result: rejected('INVALID_ORDER_NOT_ENOUGH_BALANCE', message), ops, keys: [] };
+      warning = { code: 'INVALID_ORDER_NOT_ENOUGH_BALANCE', message };
+    }
+
+    const terms = toBookTerms(v.outcomeIndex, v.side, Number(v.price));
+    if (body.postOnly === true) {
+      if (v.orderType !== 'GTC' && v.orderType !== 'GTD') {
+        return { result: rejected('INVALID_ORDER_ERROR', `invalid post-only order: postOnly is only supported for GTC and GTD orders (got ${v.orderType}).`), ops, keys: [] };
+      }
+      if (this.bookOf(v.market.conditionId).fillable(terms.side, terms.price, Number(v.size)) > 0) {
+        return { result: rejected('INVALID_ORDER_ERROR', 'invalid post-only order: order crosses book. Price it behind the best opposite quote or drop postOnly.'), ops, keys: [] };
+      }
+    }
+
+    const order: LiveOrder = {
+      id: this.ids.next(now),
+      digest: v.digest,
+      maker: v.maker,
+      signer: v.signer,
+      owner: identity.address.toLowerCase(),
+      conditionId: v.market.conditionId,
+      tokenId: v.tokenId,
+      outcomeIndex: v.outcomeIndex,
+      side: v.side,
+      price: v.price,
+      originalSize: v.size,
+      sizeMatched: 0n,
+      makerAmount: v.makerAmount,
+      takerAmount: v.takerAmount,
+      salt: v.salt,
+      nonce: v.nonce,
+      feeRateBps: v.feeRateBps,
+      signatureType: v.signatureType,
+      signature: v.signature,
+      orderType: v.orderType,
+      expiration: v.expiration,
+      status: 'open',
+      reserved: need,
+      cancelReason: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.sheet.reserve(order.maker, asset, need);
+
+    const tif: TimeInForce = order.orderType === 'FOK' ? 'FOK' : order.orderType === 'FAK' ? 'FAK' : 'GTC';
+    const outcome = this.bookOf(order.conditionId).place({ id: order.id, side: terms.side, price: terms.price, size: Number(order.originalSize), tif });
+
+    if (order.orderType === 'FOK' && outcome.fills.length === 0) {
+      // Killed: nothing matched, nothing rests, nothing is stored (so nothing counts as a duplicate).
+      this.sheet.reserve(order.maker, asset, -need);
+      return { result: rejected('FOK_ORDER_NOT_FILLED_ERROR'), ops, keys: [] };
+    }
+
+    const txHash = '0x' + createHash('sha256').update('settlement:' + order.id).digest('hex');
+    const tradeOps: Op[] = [];
+    for (const fill of outcome.fills) {
+      const maker = this.live.get(fill.makerId);
+      if (!maker) throw new Error(`book returned a fill against unknown order ${fill.makerId}`);
+      tradeOps.push(...this.settle(order, maker, fill.price, BigInt(fill.size), fill.makerRemaining === 0, txHash, now));
+    }
+
+    const remaining = remainingOf(order);
+    if (!outcome.rested && order.reserved !== 0n) {
+      this.sheet.reserve(order.maker, asset, -order.reserved);
+      order.reserved = 0n;
+    }
+    if (remaining === 0n) order.status = 'filled';
+    else if (outcome.rested) order.status = order.sizeMatched > 0n ? 'partially_filled' : 'open';
+    else {
+      order.status = 'cancelled';
+      order.cancelReason = order.sizeMatched > 0n ? 'FAK remainder cancelled' : 'FAK order found nothing to match';
+    }
+    if (outcome.rested) {
+      this.live.set(order.id, order);
+      if (order.orderType === 'GTD') this.expiry.add(order.id, expiryDeadline(order));
+    }
+
+    const row: OrderRow = { ...order };
+    ops.push(() => this.orderRepo.insert(row), ...tradeOps);
+    this.pendingKeys.add(digestKey);
+    this.pendingKeys.add(saltKey);
+    const status = order.sizeMatched > 0n ? 'matched' : outcome.rested ? 'live' : 'unmatched';
+    return { result: accepted(order.id, status, warning), ops, keys: [digestKey, saltKey] };
+  }
+
+  /** Settles one fill in memory and returns its writes (trade row, maker order update, balance moves). */
+  private settle(taker: LiveOrder, maker: LiveOrder, bookPrice: number, size: bigint, makerGone: boolean, txHash: string, now: number): Op[] {
+    const makerPrice = BigInt(fromBookPrice(maker.outcomeIndex, bookPrice));
+    const takerPrice = BigInt(fromBookPrice(taker.outcomeIndex, bookPrice));
+    const s = settleFill(
+      { address: taker.maker, tokenId: taker.tokenId, side: taker.side },
+      { address: maker.maker, tokenId: maker.tokenId, side: maker.side },
+      makerPrice,
+      size,
+      COLLATERAL,
+    );
+    const tradeId = this.ids.next(now);
+    const entries: LedgerEntry[] = [];
+    for (const m of s.moves) {
+      this.sheet.add(m.address, m.asset, m.delta);
+      const party = m.role === 'taker' ? taker : maker;
+      entries.push({
+        time: now,
+        address: m.address,
+        asset: m.asset,
+        delta: m.delta,
+        kind: 'trade',
+        reason: s.kind,
+        conditionId: party.conditionId,
+        outcomeIndex: party.outcomeIndex,
+        side: party.side,
+        price: m.role === 'taker' ? takerPrice : makerPrice,
+        tradeId,
+        orderId: party.id,
+        transactionHash: txHash,
+      });
+    }
+    this.consume(taker, size, s.takerCollateral);
+    this.consume(maker, size, s.makerCollateral);
+    maker.updatedAt = now;
+    if (makerGone) {
+      maker.status = 'filled';
+      if (maker.reserved !== 0n) {
+        this.sheet.reserve(maker.maker, reservedAssetOf(maker, COLLATERAL), -maker.reserved);
+        maker.reserved = 0n;
+      }
+      this.live.delete(maker.id);
+      this.expiry.remove(maker.id);
+    } else {
+      maker.status = 'partially_filled';
+    }
+    const trade: TradeRow = {
+      id: tradeId,
+      matchTime: now,
+      conditionId: taker.conditionId,
+      takerOrderId: taker.id,
+      makerOrderId: maker.id,
+      takerAssetId: taker.tokenId,
+      makerAssetId: maker.tokenId,
+      takerOutcomeIndex: taker.outcomeIndex,
+      makerOutcomeIndex: maker.outcomeIndex,
+      takerAddress: taker.maker,
+      makerAddress: maker.maker,
+      takerOwner: taker.owner,
+      makerOwner: maker.owner,
+      takerSide: taker.side,
+      makerSide: maker.side,
+      price: takerPrice,
+      makerPrice,
+      size,
+      kind: s.kind,
+      takerFeeRateBps: taker.feeRateBps,
+      makerFeeRateBps: maker.feeRateBps,
+      fee: 0n,
+      transactionHash: txHash,
+    };
+    this.rememberLastTrade(trade);
+    const makerState = { sizeMatched: maker.sizeMatched, status: maker.status, reserved: maker.reserved };
+    return [
+      () => this.tradeRepo.insert(trade),
+      () => this.orderRepo.updateFill(maker.id, makerState.sizeMatched, makerState.status, makerState.reserved, now),
+      () => {
+        for (const e of entries) this.balanceRepo.apply(e);
+      },
+    ];
+  }
+
+  /**
+   * Books a fill against an order's reservation. A SELL holds exactly its remaining shares. A BUY holds
+   * the limit cost of its remaining size: what the fill cost at a better price than the limit (price
+   * improvement) goes back to the available balance here.
+   */
+  private consume(o: LiveOrder, size: bigint, collateral: bigint): void {
+    o.sizeMatched += size;
+    const remaining = remainingOf(o);
+    const old = o.reserved;
+    let next: bigint;
+    if (o.side === 'SELL') next = remaining;
+    else {
+      const left = old - collateral > 0n ? old - collateral : 0n;
+      const limit = buyReservationFor(o, remaining);
+      next = remaining === 0n ? 0n : limit < left ? limit : left;
+    }
+    if (next !== old) {
+      this.sheet.reserve(o.maker, reservedAssetOf(o, COLLATERAL), next - old);
+      o.reserved = next;
+    }
+  }
+
+  // ── cancels and expiry ──────────────────────────────────────────────────────────────────────────
+
+  async cancel(identity: OrderIdentity, ids: string[]): Promise<CancelResult> {
+    const result: CancelResult = { canceled: [], not_canceled: {} };
+    const ops: Op[] = [];
+    const now = this.ctx.clock.nowMs();
+    const seen = new Set<string>();
+    for (const raw of ids) {
+      const id = normalizeUlid(String(raw));
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const o = this.live.get(id);
+      if (o && o.owner === identity.address.toLowerCase()) {
+        ops.push(this.cancelLive(o, 'cancelled by owner', now));
+        result.canceled.push(o.id);
+        continue;
+      }
+      result.not_canceled[String(raw)] = this.whyNotCancelable(id, identity);
+    }
+    await this.commitOps(ops);
+    return result;
+  }
+
+  async cancelAll(identity: OrderIdentity): Promise<CancelResult> {
+    return this.cancelWhere(identity, () => true, 'cancelled by owner (cancel-all)');
+  }
+
+  async cancelMarket(identity: OrderIdentity, filter: { market?: string; asset_id?: string }): Promise<CancelResult> {
+    if (!filter.market && !filter.asset_id) {
+      throw new ApiError('invalid_field', "Send 'market' (condition id), 'asset_id' (token id) or both to choose which orders to cancel; DELETE /cancel-all cancels everything.", {
+        details: { field: 'market', in: 'body', problem: 'market or asset_id is required' },
+      });
+    }
+    const market = filter.market?.toLowerCase();
+    const asset = filter.asset_id === undefined ? undefined : canonicalTokenId(filter.asset_id);
+    return this.cancelWhere(
+      identity,
+      (o) => (market === undefined || o.conditionId.toLowerCase() === market) && (asset === undefined || o.tokenId === asset),
+      'cancelled by owner (cancel-market-orders)',
+    );
+  }
+
+  /** Cancels every resting order of a market (resolution). Returns the cancelled ids. */
+  async cancelMarketOrders(conditionId: string, reason: string): Promise<string[]> {
+    const now = this.ctx.clock.nowMs();
+    const target = conditionId.toLowerCase();
+    const victims = [...this.live.values()].filter((o) => o.conditionId.toLowerCase() === target);
+    await this.commitOps(victims.map((o) => this.cancelLive(o, reason, now)));
+    return victims.map((o) => o.id);
+  }
+
+  /** Cancels GTD orders whose deadline (expiration − 60 s) has passed; the expiry timer calls it, tests may too. */
+  async expireDue(): Promise<string[]> {
+    const due = this.expiry.due(this.ctx.clock.nowMs());
+    const ops = this.expireDueNow();
+    await this.commitOps(ops);
+    return due;
+  }
+
+  private expireDueNow(): Op[] {
+    const now = this.ctx.clock.nowMs();
+    const next = this.expiry.next();
+    if (next === undefined || next > now) return [];
+    const ops: Op[] = [];
+    for (const id of this.expiry.due(now)) {
+      const o = this.live.get(id);
+      this.expiry.remove(id);
+      if (o) ops.push(this.cancelLive(o, 'expired', now));
+    }
+    this.expiry.arm();
+    return ops;
+  }
+
+  private async cancelWhere(identity: OrderIdentity, pick: (o: LiveOrder) => boolean, reason: string): Promise<CancelResult> {
+    const now = this.ctx.clock.nowMs();
+    const owner = identity.address.toLowerCase();
+    const victims = [...this.live.values()].filter((o) => o.owner === owner && pick(o));
+    await this.commitOps(victims.map((o) => this.cancelLive(o, reason, now)));
+    return { canceled: victims.map((o) => o.id), not_canceled: {} };
+  }
+
+  /** Takes an order off its book and releases its reservation in memory; returns the row update. */
+  private cancelLive(o: LiveOrder, reason: string, now: number): Op {
+    this.books.get(o.conditionId)?.cancel(o.id);
+    if (o.reserved !== 0n) this.sheet.reserve(o.maker, reservedAssetOf(o, COLLATERAL), -o.reserved);
+    o.reserved = 0n;
+    o.status = 'cancelled';
+    o.cancelReason = reason;
+    o.updatedAt = now;
+    this.live.delete(o.id);
+    this.expiry.remove(o.id);
+    return () => this.orderRepo.cancel(o.id, reason, now);
+  }
+
+  private whyNotCancelable(id: string, identity: OrderIdentity): string {
+    const row = this.orderRepo.get(id);
+    if (!row || row.owner !== identity.address.toLowerCase()) return NOT_FOUND_REASON;
+    if (row.status === 'filled') return 'Order already matched';
+    if (row.status === 'cancelled') return row.cancelReason === 'expired' ? 'the order is already canceled (GTD expired)' : 'the order is already canceled';
+    return NOT_FOUND_REASON;
+  }
+
+  private async commitOps(ops: Op[]): Promise<void> {
+    if (ops.length === 0) return;
+    await this.ctx.writes.commit(() => {
+      for (const op of ops) op();
+    });
+  }
+
+  // ── reads ───────────────────────────────────────────────────────────────────────────────────────
+
+  /** GET /data/order/{id}: the order record, or 404 order_not_found. Ids are case-insensitive. */
+  get(id: string): OrderRecord {
+    const key = normalizeUlid(String(id));
+    const row = this.live.get(key) ?? this.orderRepo.get(key);
+    if (!row) throw new ApiError('order_not_found', `No order has id ${String(id).slice(0, 80)}. Order ids are the ULIDs returned as order_id by POST /order.`);
+    return toOrderRecord(row, this.tradeRepo.idsForOrder(row.id));
+  }
+
+  /** Batch lookup: one entry per request entry, in order (the route always answers 207). */
+  lookup(entries: Array<{ orderId?: unknown }>): LookupEntry[] {
+    if (!Array.isArray(entries) || entries.length === 0 || entries.length > MAX_LOOKUP_ENTRIES) {
+      throw new ApiError('invalid_field', `The lookup body must be an array of 1 to ${MAX_LOOKUP_ENTRIES} {"orderId": "<ULID>"} objects.`, {
+        details: { field: 'body', in: 'body', problem: `must hold 1 to ${MAX_LOOKUP_ENTRIES} entries` },
+      });
+    }
+    return entries.map((e) => {
+      const orderId = typeof e?.orderId === 'string' ? e.orderId : '';
+      if (orderId.trim() === '') return { order_id: orderId, status: 400, error: 'order_id_cannot_be_empty' };
+      try {
+        return { order_id: orderId, status: 200, order: this.get(orderId) };
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 'order_not_found') return { order_id: orderId, status: 404, error: 'order_not_found' };
+        return { order_id: orderId, status: 500, error: 'internal_error', message: (err as Error).message };
+      }
+    });
+  }
+
+  /** GET /data/orders: the caller's resting orders, oldest first, paged. */
+  listOpen(identity: OrderIdentity, q: { id?: string; market?: string; asset_id?: string; next_cursor?: string }): Page<OrderRecord> {
+    const offset = decodeCursor(q.next_cursor);
+    const { rows, total } = this.orderRepo.listLive(
+      {
+        owner: identity.address.toLowerCase(),
+        id: q.id ? normalizeUlid(q.id) : undefined,
+        conditionId: q.market ? q.market.toLowerCase() : undefined,
+        tokenId: q.asset_id ? canonicalTokenId(q.asset_id) : undefined,
+      },
+      PAGE_LIMIT,
+      offset,
+    );
+    return pageOf(
+      rows.map((r) => toOrderRecord(r, this.tradeRepo.idsForOrder(r.id))),
+      offset,
+      PAGE_LIMIT,
+      total,
+    );
+  }
+
+  /** GET /data/trades: trades where the caller was taker or maker, newest first, paged. */
+  listTrades(
+    identity: OrderIdentity,
+    q: { id?: string; maker_address?: string; market?: string; asset_id?: string; before?: number; after?: number; next_cursor?: string },
+  ): Page<TradeRecord> {
+    const offset = decodeCursor(q.next_cursor);
+    const owner = identity.address.toLowerCase();
+    const { rows, total } = this.tradeRepo.list(
+      {
+        owner,
+        id: q.id ? normalizeUlid(q.id) : undefined,
+        makerAddress: q.maker_address?.toLowerCase(),
+        conditionId: q.market?.toLowerCase(),
+        assetId: q.asset_id ? canonicalTokenId(q.asset_id) : undefined,
+        afterMs: q.after === undefined ? undefined : q.after * 1000,
+        beforeMs: q.before === undefined ? undefined : q.before * 1000 + 999,
+      },
+      PAGE_LIMIT,
+      offset,
+    );
+    return pageOf(
+      rows.map((t) => toTradeRecord(t, this.outcomesOf(t.conditionId), owner)),
+      offset,
+      PAGE_LIMIT,
+      total,
+    );
+  }
+
+  // ── balances ────────────────────────────────────────────────────────────────────────────────────
+
+  /** Credits paper collateral (welcome grant on first key, operator faucet). Resolves once durable. */
+  async creditCollateral(address: string, amount: bigint, reason: string): Promise<void> {
+    if (amount <= 0n) throw new ApiError('invalid_field', `amount must be positive (got ${formatUnits(amount)}).`, { details: { field: 'amount', in: 'body', problem: 'must be positive' } });
+    const addr = address.toLowerCase();
+    this.sheet.add(addr, COLLATERAL, amount);
+    const entry: LedgerEntry = { time: this.ctx.clock.nowMs(), address: addr, asset: COLLATERAL, delta: amount, kind: 'credit', reason };
+    await this.ctx.writes.commit(() => this.balanceRepo.apply(entry));
+  }
+
+  /** Balance, reservation and available amount in micro-units (for services and tests). */
+  balanceOf(address: string, asset: string): { balance: bigint; reserved: bigint; available: bigint } {
+    const a = address.toLowerCase();
+    return { balance: this.sheet.balance(a, asset), reserved: this.sheet.reserved(a, asset), available: this.sheet.available(a, asset) };
+  }
+
+  /**
+   * GET /balance-allowance: the funding wallet's balance (signature_type picks EOA, proxy or Safe, as
+   * the public clients do), what open orders reserve, and the allowance (= balance for paper money).
+   */
+  balanceAllowance(identity: OrderIdentity, assetType: 'COLLATERAL' | 'CONDITIONAL', tokenId?: string, signatureType?: number): BalanceAllowance {
+    let address = identity.address.toLowerCase();
+    if (signatureType === 1 || signatureType === 2) {
+      const wallet = this.walletOf(signatureType, address);
+      if (!wallet) throw new ApiError('invalid_query', `signature_type ${signatureType} needs the wallet factories, which this exchange has not deployed.`);
+      address = wallet;
+    }
+    let asset = COLLATERAL;
+    if (assetType === 'CONDITIONAL') {
+      if (!tokenId) throw new ApiError('invalid_query', "Query parameter 'token_id' is required when asset_type=CONDITIONAL.", { details: { field: 'token_id', in: 'querystring', problem: 'is required' } });
+      asset = canonicalTokenId(tokenId);
+      if (!this.ctx.markets.byToken(asset)) throw new ApiError('token_not_found', `No market trades token ${tokenId.slice(0, 80)}. List markets with GET /markets.`);
+    }
+    const balance = this.sheet.balance(address, asset).toString();
+    const c = this.ctx.chain.contracts;
+    return { balance, allowance: balance, reserved: this.sheet.reserved(address, asset).toString(), allowances: { [c.exchange]: balance, [c.negRiskExchange]: balance } };
+  }
+
+  /**
+   * POST /redeem (decisions §5): pays the resolved market's payout (1 per winning share) to the caller's
+   * wallets (EOA, and its proxy / Safe when they hold shares) and zeroes their positions.
+   */
+  async redeem(identity: OrderIdentity, conditionId: string): Promise<RedeemResult> {
+    const market = this.ctx.markets.byCondition(conditionId) as TradableMarket | undefined;
+    if (!market) throw new ApiError('market_not_found', `No market has condition id ${conditionId}. List markets with GET /markets.`);
+    if (market.winner === null) throw new ApiError('market_not_resolved', `Market ${market.conditionId} is not resolved yet; redeem after the operator resolves it.`);
+    const winner = market.winner;
+    if ([...this.live.values()].some((o) => o.conditionId === market.conditionId)) await this.cancelMarketOrders(market.conditionId, 'market resolved');
+    const owner = identity.address.toLowerCase();
+    const wallets = [owner, this.walletOf(1, owner), this.walletOf(2, owner)].filter((w, i, all): w is string => w !== undefined && all.indexOf(w) === i);
+    const now = this.ctx.clock.nowMs();
+    const entries: LedgerEntry[] = [];
+    const positions: RedeemResult['positions'] = [];
+    let total = 0n;
+    for (const address of wallets) {
+      let payout = 0n;
+      for (const i of [0, 1] as const) {
+        const asset = market.tokenIds[i];
+        const size = this.sheet.balance(address, asset);
+        if (size <= 0n) continue;
+        const pays = i === winner ? size : 0n;
+        payout += pays;
+        positions.push({ address, asset, outcomeIndex: i, size: formatUnits(size), payout: formatUnits(pays) });
+        this.sheet.add(address, asset, -size);
+        entries.push({ time: now, address, asset, delta: -size, kind: 'redeem', reason: 'redeem', conditionId: market.conditionId, outcomeIndex: i, side: 'SELL', price: i === winner ? ONE : 0n });
+      }
+      if (payout > 0n) {
+        this.sheet.add(address, COLLATERAL, payout);
+        entries.push({ time: now, address, asset: COLLATERAL, delta: payout, kind: 'redeem', reason: 'redeem', conditionId: market.conditionId, outcomeIndex: winner, side: 'SELL', price: ONE });
+      }
+      total += payout;
+    }
+    if (positions.length === 0) {
+      throw new ApiError('nothing_to_redeem', `${wallets.join(', ')} hold no shares of market ${market.conditionId}; nothing to redeem.`);
+    }
+    await this.ctx.writes.commit(() => {
+      for (const e of entries) this.balanceRepo.apply(e);
+    });
+    return { conditionId: market.conditionId, winningOutcomeIndex: winner, payout: formatUnits(total), positions };
+  }
+
+  // ── market data for the markets routes ──────────────────────────────────────────────────────────
+
+  /** The book of a market (one per binary market, outcome-0 terms); undefined for an unknown market. */
+  book(conditionId: string): MarketBook | undefined {
+    const existing = this.books.get(conditionId) ?? this.books.get(conditionId.toLowerCase());
+    if (existing) return existing;
+    const m = this.ctx.markets.byCondition(conditionId);
+    return m ? this.bookOf(m.conditionId) : undefined;
+  }
+
+  /** The last fill seen on a token (a fill on the other token of the market counts, mirrored). */
+  lastTrade(tokenId: string): { price: bigint; side: OrderSide } | undefined {
+    return this.lastTrades.get(canonicalTokenId(tokenId));
+  }
+
+  /** The public tape, newest first: trades of a token (either side) or of a market. */
+  tradeTape(q: { tokenId?: string; conditionId?: string; limit: number; offset: number }): TradeRecord[] {
+    const { rows } = this.tradeRepo.list(
+      { assetId: q.tokenId === undefined ? undefined : canonicalTokenId(q.tokenId), conditionId: q.conditionId?.toLowerCase() },
+      q.limit,
+      q.offset,
+    );
+    return rows.map((t) => toTradeRecord(t, this.outcomesOf(t.conditionId), undefined));
+  }
+
+  /** Fill prices on a token within [startSec, endSec], oldest first (price history before bucketing). */
+  priceSeries(tokenId: string, startSec: number, endSec: number): Array<{ t: number; price: bigint }> {
+    const token = canonicalTokenId(tokenId);
+    const found = this.ctx.markets.byToken(token);
+    if (!found) return [];
+    return this.tradeRepo
+      .inWindow(found.market.conditionId, startSec * 1000, endSec * 1000 + 999)
+      .map((t) => ({ t: Math.floor(t.matchTime / 1000), price: priceOnToken(t, token) }));
+  }
+
+  // ── helpers ─────────────────────────────────────────────────────────────────────────────────────
+
+  private bookOf(conditionId: string): MarketBook {
+    let b = this.books.get(conditionId);
+    if (!b) {
+      b = createOrderBook();
+      this.books.set(conditionId, b);
+    }
+    return b;
+  }
+
+  private rememberLastTrade(t: TradeRow): void {
+    const flip = (s: OrderSide): OrderSide => (s === 'BUY' ? 'SELL' : 'BUY');
+    const market = this.ctx.markets.byCondition(t.conditionId);
+    const tokens = market ? market.tokenIds : [t.takerAssetId];
+    for (const token of tokens) {
+      this.lastTrades.set(token, { price: priceOnToken(t, token), side: token === t.takerAssetId ? t.takerSide : flip(t.takerSide) });
+    }
+  }
+
+  private outcomesOf(conditionId: string): readonly [string, string] | undefined {
+    return this.ctx.markets.byCondition(conditionId)?.outcomes;
+  }
+
+  /** The proxy (1) or Safe (2) wallet of an owner, lower-case (CREATE2 addresses: derived once, then cached). */
+  private walletOf(type: 1 | 2, owner: string): string | undefined {
+    const key = type + ':' + owner.toLowerCase();
+    const cached = this.wallets.get(key);
+    if (cached !== undefined) return cached;
+    const d = this.ctx.chain.deployment;
+    if (!d) return undefined;
+    const o = owner.toLowerCase() as Address;
+    const w = (type === 1 ? deriveProxyWalletAddress(o, d) : deriveSafeAddress(o, d)).toLowerCase();
+    this.wallets.set(key, w);
+    return w;
+  }
+}
+
+/** When a GTD order leaves the book: expiration − 60 s (decisions §3), in ms. */
+function expiryDeadline(o: Pick<OrderRow, 'expiration'>): number {
+  return (o.expiration - GTD_BUFFER_SECONDS) * 1000;
+}
+
+/** Token ids are decimal uint256 strings; compare their canonical form (no leading zeros). */
+function canonicalTokenId(tokenId: unknown): string {
+  const s = String(tokenId ?? '');
+  return /^\d{1,78}$/.test(s) ? BigInt(s).toString() : s;
+}
+
+/** A fill's price seen on `token`: the taker's or maker's price, or the complement for the other token. */
+function priceOnToken(t: TradeRow, token: string): bigint {
+  if (token === t.takerAssetId) return t.price;
+  if (token === t.makerAssetId) return t.makerPrice;
+  return ONE - t.price;
+}

@@ -1,0 +1,220 @@
+/**
+ * Test support for the order service: a hand-built EngineContext on a real SQLite file in a temp dir,
+ * markets held in a small in-memory registry, and real EIP-712 order signatures made with viem.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { resolveConfig, type EngineConfig } from '../../config.js';
+import { predictContractAddresses, LOCAL_EXCHANGE_ADDRESS, LOCAL_NEG_RISK_EXCHANGE_ADDRESS } from '../../protocol/contractAddresses.js';
+import { ORDER_TYPES, orderDomain, orderTypedMessage, ZERO_ADDRESS, type Address, type OrderType, type PostOrderBody, type SignedOrder } from '../../protocol/eip712.js';
+import { openDatabase, type Db } from '../../store/database.js';
+import { WriteBatcher } from '../../store/writeBatcher.js';
+import { ManualClock } from '../clock.js';
+import type { EngineContext } from '../context.js';
+import type { TradableMarket } from './liveOrder.js';
+import { OrderService } from './orderService.js';
+
+export const CHAIN_ID = 31337;
+export const T0 = Date.UTC(2030, 0, 1);
+
+export interface TestMarket extends TradableMarket {
+  paused: boolean;
+  winner: 0 | 1 | null;
+}
+
+export function makeMarket(n: number, over: Partial<TestMarket> = {}): TestMarket {
+  const hex = n.toString(16).padStart(64, '0');
+  return {
+    conditionId: `0x${hex}`,
+    tokenIds: [`${1000 + n * 2}`, `${1001 + n * 2}`],
+    outcomes: ['Yes', 'No'],
+    tickSize: 10_000n,
+    minOrderSize: 5_000_000n,
+    negRisk: false,
+    winner: null,
+    paused: false,
+    ...over,
+  };
+}
+
+/** A minimal market registry with the markets service's read API. */
+export class FakeMarkets {
+  systemPaused = false;
+  readonly markets: TestMarket[] = [];
+  add(m: TestMarket): TestMarket {
+    this.markets.push(m);
+    return m;
+  }
+  byCondition(id: string): TestMarket | undefined {
+    return this.markets.find((m) => m.conditionId === id.toLowerCase());
+  }
+  byToken(tokenId: string): { market: TestMarket; outcomeIndex: 0 | 1 } | undefined {
+    for (const m of this.markets) {
+      const i = m.tokenIds.indexOf(tokenId);
+      if (i === 0 || i === 1) return { market: m, outcomeIndex: i };
+    }
+    return undefined;
+  }
+  list(): TestMarket[] {
+    return this.markets;
+  }
+  pauseState(conditionId: string): 'system_paused' | 'condition_paused' | null {
+    if (this.systemPaused) return 'system_paused';
+    return this.byCondition(conditionId)?.paused ? 'condition_paused' : null;
+  }
+}
+
+export interface Harness {
+  dir: string;
+  db: Db;
+  ctx: EngineContext;
+  clock: ManualClock;
+  markets: FakeMarkets;
+  orders: OrderService;
+  /** Closes this engine instance (not the directory). */
+  close(): void;
+  /** Opens a second instance on the same data directory (a restart). */
+  reopen(): Promise<Harness>;
+  /** Removes the temp directory. */
+  cleanup(): void;
+}
+
+export async function makeHarness(opts: { config?: Partial<EngineConfig>; dir?: string; clock?: ManualClock; markets?: FakeMarkets } = {}): Promise<Harness> {
+  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'orders-'));
+  const config = resolveConfig({ dataDir: dir, chain: 'none', seedDemo: false, rateLimits: false, ...opts.config });
+  const clock = opts.clock ?? new ManualClock(T0);
+  const markets = opts.markets ?? new FakeMarkets();
+  const db = openDatabase(join(dir, 'exchange.sqlite'));
+  const writes = new WriteBatcher(db);
+  const operator = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d').address;
+  const deployment = predictContractAddresses(operator);
+  const chain = {
+    enabled: false,
+    chainId: CHAIN_ID,
+    rpcUrl: null,
+    contracts: {
+      exchange: LOCAL_EXCHANGE_ADDRESS,
+      negRiskExchange: LOCAL_NEG_RISK_EXCHANGE_ADDRESS,
+      collateral: deployment.collateral,
+      conditionalTokens: deployment.conditionalTokens,
+      safeFactory: deployment.safeFactory,
+      safeSingleton: deployment.safeSingleton,
+      multiSend: deployment.multiSend,
+      proxyFactory: deployment.proxyFactory,
+      relayHub: deployment.relayHub,
+    },
+    deployment,
+    operatorAddress: operator,
+    stop: async () => undefined,
+  };
+  const ctx = { config: { ...config, chainId: CHAIN_ID }, clock, db, writes, markets, chain } as unknown as EngineContext;
+  const orders = new OrderService(ctx);
+  (ctx as { orders: OrderService }).orders = orders;
+  await orders.init();
+  let closed = false;
+  const h: Harness = {
+    dir,
+    db,
+    ctx,
+    clock,
+    markets,
+    orders,
+    close() {
+      if (closed) return;
+      closed = true;
+      orders.stop();
+      writes.close();
+      db.close();
+    },
+    reopen() {
+      h.close();
+      return makeHarness({ config: opts.config, dir, clock, markets });
+    },
+    cleanup() {
+      h.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return h;
+}
+
+let saltCounter = 1;
+
+export interface OrderSpec {
+  market: TradableMarket;
+  outcome?: 0 | 1;
+  side: 'BUY' | 'SELL';
+  /** Price in micro-units (520_000 = 0.52). */
+  price: bigint;
+  /** Shares in micro-units. */
+  size: bigint;
+  orderType?: OrderType;
+  expiration?: bigint;
+  salt?: number | string;
+  signatureType?: 0 | 1 | 2;
+  maker?: Address;
+  /** Raw amounts override the price × size computation. */
+  makerAmount?: bigint;
+  takerAmount?: bigint;
+  verifyingContract?: Address;
+  chainId?: number;
+  owner?: string;
+  postOnly?: boolean;
+}
+
+/** A POST /order body signed by `account` with viem (real EIP-712 signature). */
+export async function signedBody(account: PrivateKeyAccount, spec: OrderSpec): Promise<PostOrderBody> {
+  const tokenId = spec.market.tokenIds[spec.outcome ?? 0];
+  const cost = (spec.price * spec.size) / 1_000_000n;
+  const makerAmount = spec.makerAmount ?? (spec.side === 'BUY' ? cost : spec.size);
+  const takerAmount = spec.takerAmount ?? (spec.side === 'BUY' ? spec.size : cost);
+  const struct = {
+    salt: spec.salt ?? saltCounter++,
+    maker: spec.maker ?? account.address,
+    signer: account.address,
+    taker: ZERO_ADDRESS,
+    tokenId,
+    makerAmount: makerAmount.toString(),
+    takerAmount: takerAmount.toString(),
+    expiration: (spec.expiration ?? 0n).toString(),
+    nonce: '0',
+    feeRateBps: '0',
+    side: spec.side,
+    signatureType: spec.signatureType ?? 0,
+  } as const;
+  const verifyingContract = spec.verifyingContract ?? (spec.market.negRisk ? LOCAL_NEG_RISK_EXCHANGE_ADDRESS : LOCAL_EXCHANGE_ADDRESS);
+  const signature = await account.signTypedData({
+    domain: orderDomain({ chainId: spec.chainId ?? CHAIN_ID, verifyingContract }),
+    types: ORDER_TYPES,
+    primaryType: 'Order',
+    message: orderTypedMessage(struct),
+  });
+  const order: SignedOrder = { ...struct, signature, conditionId: spec.market.conditionId, referrer: ZERO_ADDRESS };
+  return {
+    order,
+    owner: spec.owner ?? account.address,
+    orderType: spec.orderType ?? 'GTC',
+    ...(spec.postOnly !== undefined ? { postOnly: spec.postOnly } : {}),
+  };
+}
+
+export function identityOf(account: PrivateKeyAccount): { address: string; apiKey: string } {
+  return { address: account.address.toLowerCase(), apiKey: '00000000-0000-4000-8000-000000000000' };
+}
+
+/** Fixed test keys (the first three are anvil's well-known dev keys): deterministic, never funded anywhere real. */
+export const KEYS = [
+  '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
+  '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a',
+  '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6',
+  '0x47e179ec197488593b187f80a00eb0da91f1b9d0b05f3a0a3b3f0d1e7a0d4f9c',
+] as const;
+
+export const accounts = KEYS.map((k) => privateKeyToAccount(k));
+
+export const units = (n: number | string): bigint => {
+  const [w, f = ''] = String(n).split('.');
+  return BigInt(w!) * 1_000_000n + BigInt((f + '000000').slice(0, 6));
+};

@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { POLYGON_EXCHANGE_ADDRESS, POLYGON_NEG_RISK_EXCHANGE_ADDRESS } from '../../protocol/contractAddresses.js';
+import type { PostOrderBody } from '../../protocol/eip712.js';
+import type { TradableMarket } from './liveOrder.js';
+import { isRejection, validateOrder, type ValidationDeps } from './validateOrder.js';
+
+// trading-api.md §6.3: the full request known-answer vector (public body shape, compatibility profile).
+const TOKEN = '71321045679252212594626385532706912750332728571942532289631379312455583992563';
+const VECTOR_BODY: PostOrderBody = JSON.parse(
+  '{"deferExec":false,"order":{"salt":12345,"maker":"0x2c7536E3605D9C16a7a3D7b1898e529396a65c23","signer":"0x2c7536E3605D9C16a7a3D7b1898e529396a65c23","taker":"0x0000000000000000000000000000000000000000","tokenId":"71321045679252212594626385532706912750332728571942532289631379312455583992563","makerAmount":"5200000","takerAmount":"10000000","side":"BUY","expiration":"0","nonce":"0","feeRateBps":"0","signatureType":0,"signature":"0x14891d8f33e0cd79da2e0d623d6f0a7b2ea9babf045d42defa47ea2191dd483e2837e90f585cf0698fad39680063124f593553d6041de4f9879567d68f658e201c"},"owner":"6a6a1d9e-1c1e-4c2b-9b4a-2d7f0f1b7f10","orderType":"GTC","postOnly":false}',
+);
+const IDENTITY = { address: '0x2c7536e3605d9c16a7a3d7b1898e529396a65c23', apiKey: '6a6a1d9e-1c1e-4c2b-9b4a-2d7f0f1b7f10' };
+
+const market: TradableMarket = {
+  conditionId: '0x' + 'cd'.repeat(32),
+  tokenIds: [TOKEN, '1'],
+  outcomes: ['Yes', 'No'],
+  tickSize: 10_000n,
+  minOrderSize: 5_000_000n,
+  negRisk: false,
+  winner: null,
+};
+
+const deps = (over: Partial<ValidationDeps> = {}): ValidationDeps => ({
+  nowMs: 1_718_000_000_000,
+  chainId: 137,
+  contracts: { exchange: POLYGON_EXCHANGE_ADDRESS, negRiskExchange: POLYGON_NEG_RISK_EXCHANGE_ADDRESS },
+  byToken: (t) => (t === TOKEN ? { market, outcomeIndex: 0 } : t === '1' ? { market, outcomeIndex: 1 } : undefined),
+  walletOf: () => undefined,
+  conditionIdOptional: true,
+  ...over,
+});
+
+describe('validateOrder', () => {
+  it('accepts the public known-answer order and derives its digest, price and size', () => {
+    const v = validateOrder(IDENTITY, VECTOR_BODY, deps());
+    assert.ok(!isRejection(v), isRejection(v) ? v.message : '');
+    assert.equal(v.digest, '0x24aed465e78a205d68396b89765b6e3f9a80305e47e65d2bcab6c2aba627fe7c');
+    assert.equal(v.price, 520_000n);
+    assert.equal(v.size, 10_000_000n);
+    assert.equal(v.salt, '12345');
+    assert.equal(v.maker, IDENTITY.address);
+  });
+
+  it('names the neg-risk domain when a neg-risk market gets a plain-exchange signature', () => {
+    const v = validateOrder(IDENTITY, VECTOR_BODY, deps({ byToken: () => ({ market: { ...market, negRisk: true }, outcomeIndex: 0 }) }));
+    assert.ok(isRejection(v));
+    assert.equal(v.code, 'INVALID_ORDER_ERROR');
+    assert.match(v.message, new RegExp(`neg-risk exchange ${POLYGON_NEG_RISK_EXCHANGE_ADDRESS} on chain 137`));
+    assert.match(v.message, /not the signer 0x2c7536e3605d9c16a7a3d7b1898e529396a65c23/);
+  });
+
+  it('requires conditionId in the default profile and names the one to send', () => {
+    const v = validateOrder(IDENTITY, VECTOR_BODY, deps({ conditionIdOptional: false }));
+    assert.ok(isRejection(v));
+    assert.match(v.message, new RegExp(`conditionId is required: send ${market.conditionId}`));
+  });
+
+  it('rounds a market SELL’s off-tick implied price up to the tick and a market BUY’s down', () => {
+    // Amounts are checked before the signature, so the tick outcome shows in which rule fails next.
+    const sell = structuredClone(VECTOR_BODY);
+    Object.assign(sell.order, { side: 'SELL', makerAmount: '25500000', takerAmount: '14280001' });
+    sell.orderType = 'FAK';
+    const s = validateOrder(IDENTITY, sell, deps());
+    assert.ok(isRejection(s));
+    assert.notEqual(s.code, 'INVALID_ORDER_MIN_TICK_SIZE', 'a FAK may have an off-tick implied price');
+    sell.orderType = 'GTC';
+    const g = validateOrder(IDENTITY, sell, deps());
+    assert.ok(isRejection(g));
+    assert.equal(g.code, 'INVALID_ORDER_MIN_TICK_SIZE', 'a resting order may not');
+    const nearOne = structuredClone(VECTOR_BODY);
+    Object.assign(nearOne.order, { makerAmount: '9999999', takerAmount: '10000000' });
+    nearOne.orderType = 'FOK';
+    const n = validateOrder(IDENTITY, nearOne, deps());
+    assert.ok(isRejection(n));
+    assert.notEqual(n.code, 'INVALID_ORDER_MIN_TICK_SIZE', '0.9999999 rounds down to 0.99, inside the window');
+  });
+});

@@ -1,0 +1,228 @@
+import { formatUnits, MAX_BOOK_UNITS, ONE } from '../../protocol/amounts.js';
+import { orderVerifyingContract, ZERO_ADDRESS, type Address, type PostOrderBody } from '../../protocol/eip712.js';
+import { orderDigest, bytesToHex, OrderEncodingError } from '../crypto/orderDigest.js';
+import { recoverAddress } from '../crypto/recoverSigner.js';
+import type { OrderSide, OrderType } from '../../store/orderRepo.js';
+import type { OrderIdentity, TradableMarket } from './liveOrder.js';
+import { rejection, type Rejection } from './placementResult.js';
+
+/** GTD safety buffer (interface §4.2): an order lives until expiration − 60 s. */
+export const GTD_BUFFER_SECONDS = 60;
+
+/** An order that passed every stateless check: ready for the duplicate and balance checks and matching. */
+export interface ValidOrder {
+  market: TradableMarket;
+  outcomeIndex: 0 | 1;
+  tokenId: string;
+  side: OrderSide;
+  orderType: OrderType;
+  /** Limit price on the order's token, on the tick (market orders: rounded to the tick in the order's favour-safe direction). */
+  price: bigint;
+  /** Shares: takerAmount for a BUY, makerAmount for a SELL. */
+  size: bigint;
+  makerAmount: bigint;
+  takerAmount: bigint;
+  digest: string;
+  maker: string;
+  signer: string;
+  salt: string;
+  nonce: string;
+  feeRateBps: string;
+  signatureType: number;
+  signature: string;
+  /** Unix seconds as signed; only GTD orders act on it. */
+  expiration: number;
+}
+
+export interface ValidationDeps {
+  nowMs: number;
+  chainId: number;
+  contracts: { exchange: Address; negRiskExchange: Address };
+  /** Finds the market of a token (markets service). */
+  byToken(tokenId: string): { market: TradableMarket; outcomeIndex: 0 | 1 } | undefined;
+  /** The proxy (1) or Safe (2) wallet of a signer; undefined when it cannot be derived here. */
+  walletOf(signatureType: 1 | 2, signer: string): string | undefined;
+  /** Compatibility profile: conditionId may be omitted (decisions §6). */
+  conditionIdOptional: boolean;
+}
+
+const SIG_NAMES = ['EOA', 'POLY_PROXY', 'POLY_GNOSIS_SAFE'] as const;
+
+/** Shows a maker/taker ratio as a price for messages, e.g. 0.523333 (6 decimals, truncated). */
+function ratioText(num: bigint, den: bigint): string {
+  return formatUnits((num * ONE) / den) + ((num * ONE) % den === 0n ? '' : '…');
+}
+
+function canonicalUint(text: string | number): string | undefined {
+  const s = String(text);
+  if (!/^\d{1,78}$/.test(s)) return undefined;
+  return BigInt(s).toString();
+}
+
+/**
+ * Every stateless placement rule of decisions §3, in the documented order: token and market, amounts,
+ * tick and price window, minimum size, GTD expiration, taker, signer/maker, signature. The result is the
+ * normalised order or the first rule it breaks (as a placement error code and a message saying how to fix it).
+ */
+export function validateOrder(identity: OrderIdentity, body: PostOrderBody, deps: ValidationDeps): ValidOrder | Rejection {
+  const o = body.order;
+  const tokenId = canonicalUint(o.tokenId);
+  const found = tokenId === undefined ? undefined : deps.byToken(tokenId);
+  if (!found || tokenId === undefined) {
+    return rejection('INVALID_ORDER_ERROR', `order is invalid. Unknown tokenId ${String(o.tokenId).slice(0, 80)}: no market trades it. List markets with GET /markets.`);
+  }
+  const { market, outcomeIndex } = found;
+  if (o.conditionId !== undefined && o.conditionId !== null && o.conditionId.toLowerCase() !== market.conditionId.toLowerCase()) {
+    return rejection(
+      'INVALID_ORDER_ERROR',
+      `order is invalid. conditionId ${o.conditionId} does not match token ${tokenId}, which belongs to market ${market.conditionId}.`,
+    );
+  }
+  if ((o.conditionId === undefined || o.conditionId === null) && !deps.conditionIdOptional) {
+    return rejection('INVALID_ORDER_ERROR', `order is invalid. conditionId is required: send ${market.conditionId}, the market of token ${tokenId}.`);
+  }
+  if (market.winner !== null) {
+    return rejection('INVALID_ORDER_ERROR', `order is invalid. Market ${market.conditionId} is resolved (outcome ${market.winner} won) and no longer trades; redeem with POST /redeem.`);
+  }
+
+  const makerText = canonicalUint(o.makerAmount);
+  const takerText = canonicalUint(o.takerAmount);
+  if (makerText === undefined || takerText === undefined) {
+    return rejection('INVALID_ORDER_MIN_SIZE', 'order is invalid. makerAmount and takerAmount must be decimal integer strings of 6-decimal units.');
+  }
+  const makerAmount = BigInt(makerText);
+  const takerAmount = BigInt(takerText);
+  if (makerAmount <= 0n || takerAmount <= 0n) {
+    return rejection('INVALID_ORDER_MIN_SIZE', `order is invalid. makerAmount (${makerText}) and takerAmount (${takerText}) must both be positive.`);
+  }
+  if (makerAmount > MAX_BOOK_UNITS || takerAmount > MAX_BOOK_UNITS) {
+    return rejection('INVALID_ORDER_ERROR', `order is invalid. Amounts above ${MAX_BOOK_UNITS} units (${formatUnits(MAX_BOOK_UNITS)} in 6-decimal terms) are not supported.`);
+  }
+
+  const side: OrderSide = o.side;
+  const orderType = body.orderType;
+  // Price = collateral per share: maker/taker for a BUY, taker/maker for a SELL (decisions §3).
+  const num = side === 'BUY' ? makerAmount : takerAmount;
+  const den = side === 'BUY' ? takerAmount : makerAmount;
+  const size = side === 'BUY' ? takerAmount : makerAmount;
+  const tick = market.tickSize;
+  const tickText = formatUnits(tick);
+  const scaled = num * ONE;
+  let price: bigint;
+  if (orderType === 'GTC' || orderType === 'GTD') {
+    if (scaled % den !== 0n || (scaled / den) % tick !== 0n) {
+      return rejection('INVALID_ORDER_MIN_TICK_SIZE', `order is invalid. Price (${ratioText(num, den)}) breaks minimum tick size rule: ${tickText}. Use a price that is a multiple of ${tickText}.`);
+    }
+    price = scaled / den;
+  } else {
+    // A market order's implied price is a worst-price limit (trading-api.md §8): round it to the tick on
+    // the side that never lets it trade worse than signed (down for a BUY, up for a SELL).
+    const exact = scaled / den;
+    const exactIsWhole = scaled % den === 0n;
+    price = side === 'BUY' ? (exact / tick) * tick : ((exactIsWhole ? exact : exact + 1n) + tick - 1n) / tick * tick;
+  }
+  if (price < tick || price > ONE - tick) {
+    return rejection(
+      'INVALID_ORDER_MIN_TICK_SIZE',
+      `order is invalid. Price (${ratioText(num, den)}) breaks minimum tick size rule: ${tickText}. Prices must lie within [${tickText}, ${formatUnits(ONE - tick)}].`,
+    );
+  }
+  if (size < market.minOrderSize) {
+    return rejection('INVALID_ORDER_MIN_SIZE', `order is invalid. Size (${formatUnits(size)}) lower than the minimum: ${formatUnits(market.minOrderSize)}.`);
+  }
+
+  const expirationText = canonicalUint(o.expiration ?? '0');
+  if (expirationText === undefined) return rejection('INVALID_ORDER_EXPIRATION', 'invalid expiration: expiration must be a decimal string of unix seconds.');
+  const expirationBig = BigInt(expirationText);
+  if (orderType === 'GTD') {
+    const earliest = Math.floor(deps.nowMs / 1000) + GTD_BUFFER_SECONDS;
+    if (expirationBig <= BigInt(earliest)) {
+      return rejection(
+        'INVALID_ORDER_EXPIRATION',
+        `invalid expiration: a GTD order needs expiration > now + ${GTD_BUFFER_SECONDS} s (> ${earliest}); got ${expirationText}. To live N seconds set now + N + ${GTD_BUFFER_SECONDS}.`,
+      );
+    }
+  }
+  // Expirations beyond a JS safe integer never fire anyway; keep them representable.
+  const expiration = expirationBig > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(expirationBig);
+
+  const taker = o.taker.toLowerCase();
+  if (taker !== ZERO_ADDRESS) {
+    return rejection('INVALID_ORDER_ERROR', `order is invalid. taker must be the zero address (${ZERO_ADDRESS}): this exchange only matches public orders.`);
+  }
+  const signer = o.signer.toLowerCase();
+  const maker = o.maker.toLowerCase();
+  if (signer !== identity.address.toLowerCase()) {
+    return rejection(
+      'INVALID_ORDER_ERROR',
+      `the order signer address has to be the address of the API KEY: signer is ${signer} but SERVICE_ADDRESS is ${identity.address.toLowerCase()}.`,
+    );
+  }
+  const signatureType = o.signatureType;
+  if (signatureType === 0) {
+    if (maker !== signer) {
+      return rejection('INVALID_ORDER_ERROR', `order is invalid. An EOA order (signatureType 0) needs maker == signer; maker is ${maker}, signer ${signer}. Use signatureType 1 or 2 for a proxy or Safe maker.`);
+    }
+  } else if (signatureType === 1 || signatureType === 2) {
+    const wallet = deps.walletOf(signatureType, signer);
+    if (wallet === undefined) {
+      return rejection('INVALID_ORDER_ERROR', `order is invalid. The ${SIG_NAMES[signatureType]} wallet of ${signer} cannot be derived on this exchange (its factory is not deployed).`);
+    }
+    if (maker !== wallet.toLowerCase()) {
+      return rejection(
+        'INVALID_ORDER_ERROR',
+        `order is invalid. With signatureType ${signatureType} (${SIG_NAMES[signatureType]}) the maker must be the signer's ${signatureType === 1 ? 'proxy wallet' : 'Safe'} ${wallet.toLowerCase()}; got ${maker}.`,
+      );
+    }
+  } else {
+    return rejection('INVALID_ORDER_ERROR', `order is invalid. signatureType must be 0 (EOA), 1 (POLY_PROXY) or 2 (POLY_GNOSIS_SAFE); got ${String(signatureType)}.`);
+  }
+
+  const verifyingContract = orderVerifyingContract(deps.contracts, market.negRisk);
+  const domainText = `${market.negRisk ? 'neg-risk exchange' : 'exchange'} ${verifyingContract} on chain ${deps.chainId}`;
+  let digestBytes: Uint8Array;
+  try {
+    digestBytes = orderDigest({ ...o, tokenId, salt: String(o.salt) }, { chainId: deps.chainId, verifyingContract });
+  } catch (e) {
+    if (e instanceof OrderEncodingError) return rejection('INVALID_ORDER_ERROR', `order is invalid. ${e.message}`);
+    throw e;
+  }
+  const digest = bytesToHex(digestBytes);
+  const recovered = recoverAddress(digestBytes, o.signature);
+  if (recovered === null) {
+    return rejection('INVALID_ORDER_ERROR', `invalid signature: it is not a 65-byte r‖s‖v ECDSA signature (low-s) of the order digest ${digest} under the ${domainText}.`);
+  }
+  if (recovered.toLowerCase() !== signer) {
+    const other = orderVerifyingContract(deps.contracts, !market.negRisk);
+    return rejection(
+      'INVALID_ORDER_ERROR',
+      `invalid signature: under the ${domainText} (market neg_risk=${market.negRisk}) it recovers ${recovered.toLowerCase()}, not the signer ${signer}. ` +
+        `Sign with verifyingContract ${verifyingContract} (not ${other}) and chainId ${deps.chainId}, and check signatureType and maker.`,
+    );
+  }
+
+  return {
+    market,
+    outcomeIndex,
+    tokenId,
+    side,
+    orderType,
+    price,
+    size,
+    makerAmount,
+    takerAmount,
+    digest,
+    maker,
+    signer,
+    salt: canonicalUint(o.salt) ?? String(o.salt),
+    nonce: canonicalUint(o.nonce) ?? String(o.nonce),
+    feeRateBps: canonicalUint(o.feeRateBps) ?? String(o.feeRateBps),
+    signatureType,
+    signature: o.signature,
+    expiration,
+  };
+}
+
+export function isRejection(v: ValidOrder | Rejection): v is Rejection {
+  return (v as Rejection).code !== undefined && (v as ValidOrder).digest === undefined;
+}

@@ -1,0 +1,65 @@
+/**
+ * Test support (not a test): a real anvil chain from the chain package, a real SQLite file, and a
+ * RelayerService wired on a minimal EngineContext, so the relayer's own tests need no other service.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import type { Address } from 'viem';
+import { startChain } from '../../chain/startChain.js';
+import { resolveConfig, type ChainMode } from '../../config.js';
+import { openDatabase, type Db } from '../../store/database.js';
+import { loadOrCreateSecrets } from '../../store/secrets.js';
+import { WriteBatcher } from '../../store/writeBatcher.js';
+import { systemClock } from '../clock.js';
+import type { EngineContext } from '../context.js';
+import { RelayerService } from './relayerService.js';
+import type { RelayerSettings } from './relayerSettings.js';
+
+export interface RelayerHarness {
+  ctx: EngineContext;
+  relayer: RelayerService;
+  db: Db;
+  /** A fresh user key (its address lower-cased as `auth`). */
+  user(): { account: PrivateKeyAccount; auth: Address };
+  /** A new RelayerService over the same database and chain, as after an engine restart. */
+  restartService(settings?: Partial<RelayerSettings>): Promise<RelayerService>;
+  close(): Promise<void>;
+}
+
+export async function startRelayerHarness(opts: { chain?: ChainMode; settings?: Partial<RelayerSettings> } = {}): Promise<RelayerHarness> {
+  const dir = mkdtempSync(join(tmpdir(), 'relayer-'));
+  const config = resolveConfig({ dataDir: dir, chain: opts.chain ?? 'anvil', seedDemo: false, rateLimits: false });
+  const secrets = loadOrCreateSecrets(dir);
+  const db = openDatabase(join(dir, 'exchange.sqlite'));
+  const writes = new WriteBatcher(db);
+  const chain = await startChain(config, secrets);
+  const ctx = { config, clock: systemClock, db, writes, secrets, chain } as EngineContext;
+  ctx.relayer = new RelayerService(ctx, opts.settings);
+  await ctx.relayer.init();
+  return {
+    ctx,
+    get relayer() {
+      return ctx.relayer;
+    },
+    db,
+    user() {
+      const account = privateKeyToAccount(generatePrivateKey());
+      return { account, auth: account.address.toLowerCase() as Address };
+    },
+    async restartService(settings) {
+      ctx.relayer.stop();
+      ctx.relayer = new RelayerService(ctx, settings ?? opts.settings);
+      await ctx.relayer.init();
+      return ctx.relayer;
+    },
+    async close() {
+      ctx.relayer.stop();
+      await chain.stop();
+      writes.close();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,120 @@
+import { useEffect } from 'react';
+import { useExchangeConfig, useBalance, useSession } from './api/hooks.js';
+import { useUi, type BottomTab } from './state/uiStore.js';
+import { MarketsPanel, isTyping } from './panels/MarketsPanel.js';
+import { MarketHeader } from './panels/MarketHeader.js';
+import { OrderBookPanel } from './panels/OrderBookPanel.js';
+import { TapePanel } from './panels/TapePanel.js';
+import { OrderTicket } from './panels/OrderTicket.js';
+import { WalletPanel } from './panels/WalletPanel.js';
+import { ApiKeysPanel } from './panels/ApiKeysPanel.js';
+import { OpenOrdersPanel } from './panels/OpenOrdersPanel.js';
+import { MyTradesPanel } from './panels/MyTradesPanel.js';
+import { HoldersPanel, PositionsPanel } from './panels/PositionsPanel.js';
+import { RelayerPanel } from './panels/RelayerPanel.js';
+import { AdminPanel } from './panels/AdminPanel.js';
+import { ErrorLine } from './components/ErrorLine.js';
+import { baseUnitsToDisplay, shortAddress } from './format.js';
+
+const TABS: { id: BottomTab; label: string; key: string }[] = [
+  { id: 'orders', label: 'Open orders', key: '1' },
+  { id: 'trades', label: 'Trades', key: '2' },
+  { id: 'positions', label: 'Positions', key: '3' },
+  { id: 'holders', label: 'Holders', key: '4' },
+  { id: 'relayer', label: 'Relayer', key: '5' },
+  { id: 'admin', label: 'Admin', key: '6' },
+];
+
+export function App() {
+  const tab = useUi((s) => s.bottomTab);
+  const setTab = useUi((s) => s.setBottomTab);
+
+  // 1–6 switch the bottom tabs (outside text fields).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (isTyping(e) || e.metaKey || e.ctrlKey || e.altKey) return;
+      const t = TABS.find((x) => x.key === e.key);
+      if (t) setTab(t.id);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [setTab]);
+
+  return (
+    <div className="terminal">
+      <TopBar />
+      <MarketsPanel />
+      <main className="center">
+        <MarketHeader />
+        <div className="book-tape">
+          <OrderBookPanel />
+          <TapePanel />
+        </div>
+      </main>
+      <aside className="side">
+        <WalletPanel />
+        <OrderTicket />
+        <ApiKeysPanel />
+      </aside>
+      <section className="bottom panel" data-testid="bottom-tabs">
+        <nav className="tabs" role="tablist">
+          {TABS.map((t) => (
+            <button key={t.id} role="tab" aria-selected={tab === t.id} className={tab === t.id ? 'on' : ''} data-testid={`tab-${t.id}`} onClick={() => setTab(t.id)}>
+              {t.label}
+              <kbd>{t.key}</kbd>
+            </button>
+          ))}
+        </nav>
+        <div className="tab-content">
+          {tab === 'orders' ? <OpenOrdersPanel /> : null}
+          {tab === 'trades' ? <MyTradesPanel /> : null}
+          {tab === 'positions' ? <PositionsPanel /> : null}
+          {tab === 'holders' ? <HoldersPanel /> : null}
+          {tab === 'relayer' ? <RelayerPanel /> : null}
+          {tab === 'admin' ? <AdminPanel /> : null}
+        </div>
+      </section>
+    </div>
+  );
+}
+
+function TopBar() {
+  const config = useExchangeConfig();
+  const session = useSession();
+  const balance = useBalance(session.trader);
+  return (
+    <header className="topbar">
+      <div className="brand">
+        <svg viewBox="0 0 32 32" width="18" height="18" aria-hidden>
+          <path d="M5 23 L12 14 L18 18 L27 8" stroke="currentColor" strokeWidth="3.2" fill="none" strokeLinecap="round" strokeLinejoin="round" />
+        </svg>
+        SANDBOX<span>EXCHANGE</span>
+      </div>
+      <div className="conn" data-testid="engine-status">
+        {config.data ? (
+          <>
+            <span className="dot ok" /> engine · chain {config.data.chainId}
+            {config.data.rpcUrl ? '' : ' · no chain'}
+          </>
+        ) : config.error ? (
+          <>
+            <span className="dot bad" /> <ErrorLine error={config.error} />
+          </>
+        ) : (
+          <>
+            <span className="dot" /> connecting…
+          </>
+        )}
+      </div>
+      <div className="spacer" />
+      <div className="keys-hint dim">
+        <kbd>/</kbd> search <kbd>B</kbd>/<kbd>S</kbd> side <kbd>↑↓</kbd> tick <kbd>1-6</kbd> tabs
+      </div>
+      <div className="who" data-testid="topbar-wallet">
+        <span className="dim">{session.label}</span>
+        <span className="mono">{shortAddress(session.address)}</span>
+        {balance.data ? <b data-testid="topbar-balance">{baseUnitsToDisplay(balance.data.balance)} USDC</b> : null}
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,87 @@
+/**
+ * What the terminal asks of the exchange, in the terminal's own words. Implemented over the engine's
+ * isomorphic client library (engine/client) in clientAdapter.ts; panels only see this interface.
+ */
+import type { Account } from 'viem';
+import type { OrderType, Side } from '../../../engine/protocol/eip712.js';
+import type {
+  ApiKeyCreds,
+  BalanceAllowance,
+  BookSnapshot,
+  CancelResult,
+  DeployedStatus,
+  ExchangeConfig,
+  HolderGroup,
+  Market,
+  OrderRecord,
+  PlacementResult,
+  Position,
+  RelayerTransaction,
+  TradeRecord,
+  WalletDeployResult,
+} from './types.js';
+
+export interface PublicApi {
+  config(): Promise<ExchangeConfig>;
+  markets(): Promise<Market[]>;
+  book(tokenId: string): Promise<BookSnapshot>;
+  /** The public trade tape of one token, newest first. */
+  tape(tokenId: string): Promise<TradeRecord[]>;
+  positions(user: string): Promise<Position[]>;
+  holders(conditionId: string): Promise<HolderGroup[]>;
+  safeDeployed(owner: string): Promise<DeployedStatus>;
+}
+
+export interface OrderTicket {
+  market: Market;
+  tokenId: string;
+  side: Side;
+  /** Decimal text, on the market's tick. */
+  price: string;
+  /** Shares, decimal text. */
+  size: string;
+  orderType: OrderType;
+  /** Unix seconds, GTD only (already including the one-minute buffer). */
+  expiration?: number;
+}
+
+/** Calls that need the wallet (L1) or its API credentials (L2). */
+export interface TraderApi {
+  readonly address: string;
+  readonly hasCredentials: boolean;
+  createApiKey(): Promise<ApiKeyCreds>;
+  apiKeys(): Promise<string[]>;
+  /** Revokes the key these credentials belong to (DELETE /auth/api-key revokes the signing key). */
+  revokeApiKey(creds: ApiKeyCreds): Promise<void>;
+  balance(): Promise<BalanceAllowance>;
+  placeOrder(ticket: OrderTicket): Promise<PlacementResult>;
+  openOrders(): Promise<OrderRecord[]>;
+  trades(): Promise<TradeRecord[]>;
+  cancel(orderId: string): Promise<CancelResult>;
+  cancelAll(): Promise<CancelResult>;
+  relayerTransactions(): Promise<RelayerTransaction[]>;
+  deploySafe(): Promise<WalletDeployResult>;
+  /** A SAFE transaction from the wallet's Safe approving collateral and outcome tokens to the exchanges. */
+  approveTrading(): Promise<{ transactionID: string; state: string }>;
+}
+
+export interface AdminApi {
+  faucet(address: string, amount: string): Promise<unknown>;
+  createMarket(body: { question: string; outcomes?: string[]; tickSize: string; minOrderSize: string; negRisk?: boolean }): Promise<Market>;
+  pause(conditionId?: string): Promise<unknown>;
+  resume(conditionId?: string): Promise<unknown>;
+  resolve(conditionId: string, winningOutcomeIndex: number): Promise<unknown>;
+}
+
+export interface TraderContext {
+  account: Account;
+  creds: ApiKeyCreds | undefined;
+  config: ExchangeConfig;
+}
+
+/** A server error as the terminal shows it: HTTP status, stable code, sentence. */
+export interface ShownError {
+  status?: number;
+  code: string;
+  message: string;
+}

@@ -1,0 +1,64 @@
+import { useSelection } from '../api/hooks.js';
+import { useUi } from '../state/uiStore.js';
+import { fixedDecimals, tickDecimals } from '../format.js';
+import { useBook } from '../api/hooks.js';
+
+export function MarketHeader() {
+  const { market, outcomeIndex, tokenId } = useSelection();
+  const selectOutcome = useUi((s) => s.selectOutcome);
+  const { data: book } = useBook(tokenId);
+  if (!market) return <div className="market-header muted">Select a market</div>;
+  const dp = tickDecimals(market.minimum_tick_size);
+  return (
+    <div className="market-header" data-testid="market-header">
+      <div className="mh-title">
+        <h1 data-testid="market-question">{market.question}</h1>
+        <div className="mh-badges">
+          {market.neg_risk ? <span className="badge neg">NEG RISK</span> : null}
+          {market.paused ? <span className="badge warn">PAUSED</span> : null}
+          {market.closed ? <span className="badge dim">CLOSED</span> : null}
+          <span className="mono dim" title={market.condition_id}>
+            {market.condition_id.slice(0, 10)}…
+          </span>
+        </div>
+      </div>
+      <div className="mh-row">
+        <div className="outcome-tabs" role="tablist">
+          {market.tokens.map((t, i) => (
+            <button
+              key={t.token_id}
+              role="tab"
+              aria-selected={i === outcomeIndex}
+              className={`outcome-tab ${i === outcomeIndex ? 'active' : ''} ${t.outcome.toLowerCase() === 'no' ? 'no' : 'yes'}`}
+              data-testid={`outcome-tab-${i}`}
+              onClick={() => selectOutcome(i)}
+            >
+              <span>{t.outcome}</span>
+              <b>{fixedDecimals(t.price, dp)}</b>
+            </button>
+          ))}
+        </div>
+        <dl className="stats">
+          <div>
+            <dt>Last</dt>
+            <dd data-testid="last-trade-price">{fixedDecimals(book?.last_trade_price, dp)}</dd>
+          </div>
+          <div>
+            <dt>Tick</dt>
+            <dd>{String(market.minimum_tick_size)}</dd>
+          </div>
+          <div>
+            <dt>Min size</dt>
+            <dd>{String(market.minimum_order_size)}</dd>
+          </div>
+          <div>
+            <dt>Token</dt>
+            <dd className="mono" title={tokenId}>
+              {tokenId ? `${tokenId.slice(0, 6)}…${tokenId.slice(-4)}` : '—'}
+            </dd>
+          </div>
+        </dl>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Empty } from '../components/Panel.js';
+import { ErrorLine } from '../components/ErrorLine.js';
+import { useMarkets, useOpenOrders, useSession } from '../api/hooks.js';
+import { isMissingRoute } from '../api/describeError.js';
+import { fixedDecimals, shortId, timeOf } from '../format.js';
+import type { CancelResult } from '../api/types.js';
+
+export function OpenOrdersPanel() {
+  const session = useSession();
+  const { data: markets } = useMarkets();
+  const orders = useOpenOrders(session.trader);
+  const qc = useQueryClient();
+  const after = () => {
+    void qc.invalidateQueries({ queryKey: ['trader'] });
+    void qc.invalidateQueries({ queryKey: ['book'] });
+  };
+  const cancel = useMutation({ mutationFn: (id: string) => session.trader!.cancel(id), onSettled: after });
+  const cancelAll = useMutation({ mutationFn: () => session.trader!.cancelAll(), onSettled: after });
+
+  if (!session.trader?.hasCredentials) return <Empty>Open orders appear here once the wallet has an API key.</Empty>;
+  if (orders.error && isMissingRoute(orders.error)) return <Empty>Open orders are not available on this engine yet.</Empty>;
+  const rows = orders.data ?? [];
+  const question = (conditionId: string) => markets?.find((m) => m.condition_id === conditionId)?.question ?? conditionId.slice(0, 10);
+  const outcomeOf = (conditionId: string, outcome: string) => {
+    const idx = Number(outcome.split(':').pop());
+    return markets?.find((m) => m.condition_id === conditionId)?.tokens[idx]?.outcome ?? outcome;
+  };
+
+  return (
+    <div className="tab-body" data-testid="open-orders">
+      <div className="tab-tools">
+        <span className="dim">{rows.length} open</span>
+        <button className="ghost small danger" data-testid="cancel-all" disabled={rows.length === 0 || cancelAll.isPending} onClick={() => cancelAll.mutate()}>
+          Cancel all
+        </button>
+        <CancelSummary result={cancelAll.data ?? cancel.data} />
+      </div>
+      <ErrorLine error={orders.error ?? cancel.error ?? cancelAll.error} />
+      {rows.length === 0 && orders.isSuccess ? <Empty testId="open-orders-empty">No open orders.</Empty> : null}
+      {rows.length > 0 ? (
+        <table className="grid">
+          <thead>
+            <tr>
+              <th>Time</th>
+              <th>Market</th>
+              <th>Outcome</th>
+              <th>Side</th>
+              <th className="num">Price</th>
+              <th className="num">Size</th>
+              <th className="num">Filled</th>
+              <th>Type</th>
+              <th>Status</th>
+              <th>Id</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((o) => (
+              <tr key={o.id} data-testid="open-order-row" data-order-id={o.id} data-price={o.price} data-side={o.side}>
+                <td className="dim">{timeOf(o.createdAt)}</td>
+                <td className="ellipsis">{question(o.market)}</td>
+                <td>{outcomeOf(o.market, o.outcome)}</td>
+                <td className={o.side === 'BUY' ? 'up' : 'down'}>{o.side}</td>
+                <td className="num">{o.price}</td>
+                <td className="num">{fixedDecimals(o.originalSize, 2)}</td>
+                <td className="num">{fixedDecimals(o.sizeMatched, 2)}</td>
+                <td>{o.type}</td>
+                <td>{o.status}</td>
+                <td className="mono dim" title={o.id}>
+                  {shortId(o.id, 10)}
+                </td>
+                <td>
+                  <button className="ghost small danger" data-testid="cancel-order" disabled={cancel.isPending} onClick={() => cancel.mutate(o.id)}>
+                    Cancel
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </div>
+  );
+}
+
+function CancelSummary({ result }: { result: CancelResult | undefined }) {
+  if (!result) return null;
+  const failed = Object.entries(result.not_canceled ?? {});
+  return (
+    <span className="dim" data-testid="cancel-result">
+      cancelled {result.canceled.length}
+      {failed.length ? ` · not cancelled: ${failed.map(([id, why]) => `${shortId(id)} (${why})`).join(', ')}` : ''}
+    </span>
+  );
+}

@@ -1,0 +1,92 @@
+import { useMemo } from 'react';
+import { Empty, Panel } from '../components/Panel.js';
+import { ErrorLine } from '../components/ErrorLine.js';
+import { useBook, useSelection } from '../api/hooks.js';
+import { bookLadder, type LadderRow } from '../ladder/bookLadder.js';
+import { fixedDecimals, tickDecimals } from '../format.js';
+import { useUi } from '../state/uiStore.js';
+
+export function OrderBookPanel() {
+  const { market, tokenId } = useSelection();
+  const { data: book, error, isLoading, dataUpdatedAt } = useBook(tokenId);
+  const prefill = useUi((s) => s.prefillTicket);
+  const ladder = useMemo(() => (book ? bookLadder(book, 14) : undefined), [book]);
+  const dp = tickDecimals(book?.tick_size ?? market?.minimum_tick_size ?? '0.01');
+
+  const row = (side: 'ask' | 'bid', r: LadderRow) => (
+    <tr
+      key={`${side}-${r.price}`}
+      className={`lvl ${side}`}
+      data-testid={`book-${side}-row`}
+      data-price={r.price}
+      data-size={r.size}
+      title={side === 'ask' ? 'Click: buy at this price' : 'Click: sell at this price'}
+      // Clicking an ask lifts it (BUY at that price); clicking a bid hits it (SELL), with the level's size.
+      onClick={() => prefill({ side: side === 'ask' ? 'BUY' : 'SELL', price: r.price, size: r.size })}
+    >
+      <td className="px">
+        <span className="bar" style={{ width: `${r.depthPct}%` }} />
+        <span className="v">{fixedDecimals(r.price, dp)}</span>
+      </td>
+      <td className="num">{fixedDecimals(r.size, 2)}</td>
+      <td className="num dim">{fixedDecimals(r.cumulative, 2)}</td>
+    </tr>
+  );
+
+  return (
+    <Panel
+      title="Order book"
+      className="book"
+      testId="book-panel"
+      actions={<span className="muted mono" title="snapshot hash">{book ? `${book.hash.slice(0, 8)} · ${new Date(dataUpdatedAt).toLocaleTimeString()}` : ''}</span>}
+    >
+      <ErrorLine error={error} />
+      {isLoading && !book ? <Empty>Loading book…</Empty> : null}
+      {ladder ? (
+        <table className="ladder">
+          <thead>
+            <tr>
+              <th>Price</th>
+              <th className="num">Size</th>
+              <th className="num">Total</th>
+            </tr>
+          </thead>
+          <tbody className="asks">
+            {ladder.asks.length === 0 ? (
+              <tr>
+                <td colSpan={3} className="empty-side">
+                  No asks
+                </td>
+              </tr>
+            ) : (
+              ladder.asks.map((r) => row('ask', r))
+            )}
+          </tbody>
+          <tbody>
+            <tr className="spread-row" data-testid="book-spread">
+              <td>
+                <span className="dim">Spread </span>
+                <b data-testid="book-spread-value">{ladder.spread !== undefined ? fixedDecimals(ladder.spread, dp) : '—'}</b>
+              </td>
+              <td colSpan={2} className="num">
+                <span className="dim">Mid </span>
+                <b data-testid="book-mid">{ladder.mid !== undefined ? fixedDecimals(ladder.mid, dp + 1) : '—'}</b>
+              </td>
+            </tr>
+          </tbody>
+          <tbody className="bids">
+            {ladder.bids.length === 0 ? (
+              <tr>
+                <td colSpan={3} className="empty-side">
+                  No bids
+                </td>
+              </tr>
+            ) : (
+              ladder.bids.map((r) => row('bid', r))
+            )}
+          </tbody>
+        </table>
+      ) : null}
+    </Panel>
+  );
+}
