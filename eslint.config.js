@@ -33,6 +33,11 @@ export default tseslint.config(
   layer(['engine/services/**/*.ts'], up(['http', 'client'], 'services must not import the HTTP layer or the client library.')),
   layer(['engine/http/**/*.ts'], up(['book', 'store', 'chain', 'client'], 'http routes call services; they never touch book, store or chain directly.')),
   layer(['engine/client/**/*.ts'], up(['book', 'store', 'chain', 'services', 'http'], 'the client library imports only protocol (it runs in the browser too).')),
+  // Tests of services and routes act as users: they may drive the engine through the client library
+  // and inspect lower layers; production code in those folders may not.
+  layer(['engine/services/**/*.test.ts', 'engine/http/**/*.test.ts'], [
+    { group: ['**/renderer/**', '**/electron/**'], message: 'engine tests do not reach into the desktop app.' },
+  ]),
   layer(['renderer/**/*.ts', 'renderer/**/*.tsx'], [
     ...up(['book', 'store', 'chain', 'services', 'http'], 'the renderer imports only engine/protocol and engine/client.'),
     { group: ['electron', 'node:*', 'better-sqlite3'], message: 'the renderer runs in a browser.' },

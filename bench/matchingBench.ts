@@ -104,6 +104,10 @@ export function generateStream(count: number, seed = 42): { ops: StreamOp[]; mix
   let mid = 500; // in ticks
   let t = 0;
   let nextId = 0;
+  // Ids look like the engine's (26-character ULIDs: time then random part), since hashing and comparing
+  // ids is part of every book's work; they come from their own generator so they do not change the flow.
+  const idRnd = createSeededRandom(seed ^ 0x5bd1e995);
+  const newId = () => ulidLike(1_763_800_000_000 + (nextId++ >> 3), idRnd);
   const shares = (lo: number, hi: number) => rnd.int(lo * 10, hi * 10) * 100_000; // in tenths of a share
   const exp = (mean: number) => -Math.log(1 - rnd.next()) * mean;
   const clampTicks = (ticks: number) => Math.min(MAX_TICK, Math.max(MIN_TICK, Math.round(ticks)));
@@ -123,7 +127,7 @@ export function generateStream(count: number, seed = 42): { ops: StreamOp[]; mix
     else shadow.cancel(op.id);
   };
   const quote = (side: BookSide, distanceTicks: number, size: number) => {
-    const id = `o${nextId++}`;
+    const id = newId();
     const dir = side === 'bid' ? 1 : -1;
     push({ kind: 'place', order: { id, side, price: clampTicks(mid - dir * distanceTicks) * TICK, size, tif: 'GTC' }, market: false }, 'gtcPassive');
     return id;
@@ -159,9 +163,9 @@ export function generateStream(count: number, seed = 42): { ops: StreamOp[]; mix
       const id = quote(side, 1 + exp(4), shares(1, 50));
       if (rnd.next() < 0.95) scheduleCancel(id, exp(2_000));
     } else if (roll < 0.735) {
-      push({ kind: 'cancel', id: `x${nextId++}` }, 'cancel');
+      push({ kind: 'cancel', id: newId() }, 'cancel');
     } else {
-      const id = `o${nextId++}`;
+      const id = newId();
       const size = rnd.next() < 0.95 ? shares(1, 100) : shares(100, 2_000);
       const taker = rnd.next();
       if (taker < 0.4) {
@@ -176,6 +180,20 @@ export function generateStream(count: number, seed = 42): { ops: StreamOp[]; mix
     }
   }
   return { ops, mix };
+}
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** A ULID-shaped id (10 time characters, 16 random ones) drawn from a seeded generator. */
+function ulidLike(ms: number, rnd: ReturnType<typeof createSeededRandom>): string {
+  const chars: string[] = new Array<string>(26);
+  let t = ms;
+  for (let i = 9; i >= 0; i--) {
+    chars[i] = CROCKFORD[t % 32]!;
+    t = Math.floor(t / 32);
+  }
+  for (let i = 10; i < 26; i++) chars[i] = CROCKFORD[rnd.int(0, 31)]!;
+  return chars.join('');
 }
 
 /** A book under test: a fresh instance per run, fed the stream from 0 to `end`. */

@@ -8,6 +8,7 @@ import {
   type PlaceResult,
   type RestingOrder,
 } from './types.js';
+import { IdIndex } from './idIndex.js';
 
 /**
  * The matching core, modelled on exchange-core's order bucket design:
@@ -17,7 +18,8 @@ import {
  *   found by binary search, and new levels land near the touch, i.e. near the end, so inserts move little;
  * - each level is a FIFO queue built as an intrusive doubly linked list of its orders (time priority, O(1)
  *   append, O(1) unlink on cancel);
- * - one id → order Map gives O(1) cancel and lookup.
+ * - one id → order hash index (`IdIndex`) gives O(1) cancel and lookup; each order keeps its id's hash, so
+ *   removing a filled maker never re-reads its (by then cold) id string.
  *
  * Memory grows with the number of resting orders and levels, never with the price range, so a process can
  * hold thousands of books. Emptied levels and departed orders are pooled (bounded) so the hot path allocates
@@ -44,11 +46,17 @@ export interface PriceLevelView {
   readonly tail: BookOrderView | null;
 }
 
+/** The part of the id index the invariant check reads (a Map fits it too). */
+export interface BookIndexView {
+  readonly size: number;
+  get(id: string): BookOrderView | undefined;
+}
+
 /** The book's internal structures, read-only, for `checkBookInvariants`. Levels are sorted worst → best. */
 export interface OrderBookInternals {
   readonly bids: readonly PriceLevelView[];
   readonly asks: readonly PriceLevelView[];
-  readonly index: ReadonlyMap<string, BookOrderView>;
+  readonly index: BookIndexView;
   readonly orderCount: number;
 }
 
@@ -58,6 +66,8 @@ class BookOrder implements BookOrderView {
   next: BookOrder | null = null;
   constructor(
     public id: string,
+    /** `IdIndex.hashOf(id)`, kept so the index entry can be found without reading the id again. */
+    public hash: number,
     public side: BookSide,
     public price: number,
     public remaining: number,
@@ -75,9 +85,14 @@ class PriceLevel implements PriceLevelView {
 
 const LEVEL_POOL_MAX = 4_096;
 
-/** Levels kept worst → best; `sign` turns "better" into "greater" (bids: higher price, asks: lower). */
+/**
+ * Levels kept worst → best; `sign` turns "better" into "greater" (bids: higher price, asks: lower). The sort
+ * keys (sign × price) also live in a parallel Int32Array, so a binary search probes one small contiguous
+ * array instead of reading a level object (a likely cache miss in a deep book) at every step.
+ */
 class SideLevels {
   readonly levels: PriceLevel[] = [];
+  private keys = new Int32Array(64);
   private readonly pool: PriceLevel[] = [];
   constructor(private readonly sign: 1 | -1) {}
 
@@ -91,15 +106,19 @@ class SideLevels {
     const key = this.sign * price;
     const n = levels.length;
     // Fast path: a new best price (the common case for a quote improving the touch) or the best itself.
-    if (n === 0 || this.sign * levels[n - 1]!.price < key) {
+    if (n === 0 || this.keys[n - 1]! < key) {
       const level = this.newLevel(price);
+      if (n === this.keys.length) this.growKeys();
+      this.keys[n] = key;
       levels.push(level);
       return level;
     }
-    const i = this.lowerBound(key);
-    const found = levels[i]!;
-    if (found.price === price) return found;
+    const i = this.lowerBound(key, n);
+    if (this.keys[i] === key) return levels[i]!;
     const level = this.newLevel(price);
+    if (n === this.keys.length) this.growKeys();
+    this.keys.copyWithin(i + 1, i, n);
+    this.keys[i] = key;
     levels.splice(i, 0, level);
     return level;
   }
@@ -107,24 +126,34 @@ class SideLevels {
   /** Removes an empty level; the best one (the usual case after matching) is a pop. */
   remove(level: PriceLevel): void {
     const levels = this.levels;
-    const last = levels.length - 1;
-    if (levels[last] === level) levels.pop();
-    else levels.splice(this.lowerBound(this.sign * level.price), 1);
+    const n = levels.length;
+    if (levels[n - 1] === level) levels.pop();
+    else {
+      const i = this.lowerBound(this.sign * level.price, n);
+      this.keys.copyWithin(i, i + 1, n);
+      levels.splice(i, 1);
+    }
     level.head = level.tail = null;
     if (this.pool.length < LEVEL_POOL_MAX) this.pool.push(level);
   }
 
-  /** First index whose key is ≥ `key` (the array is sorted ascending by key). */
-  private lowerBound(key: number): number {
-    const levels = this.levels;
+  /** First index below `n` whose key is ≥ `key` (keys are sorted ascending). */
+  private lowerBound(key: number, n: number): number {
+    const keys = this.keys;
     let lo = 0;
-    let hi = levels.length;
+    let hi = n;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.sign * levels[mid]!.price < key) lo = mid + 1;
+      if (keys[mid]! < key) lo = mid + 1;
       else hi = mid;
     }
     return lo;
+  }
+
+  private growKeys(): void {
+    const keys = new Int32Array(this.keys.length * 2);
+    keys.set(this.keys);
+    this.keys = keys;
   }
 
   private newLevel(price: number): PriceLevel {
@@ -142,7 +171,7 @@ const ORDER_POOL_MAX = 65_536;
 export class OrderBook implements MarketBook {
   private readonly bids = new SideLevels(1);
   private readonly asks = new SideLevels(-1);
-  private readonly index = new Map<string, BookOrder>();
+  private readonly index = new IdIndex<BookOrder>();
   /** Orders that left the book, reused by `append` (nothing outside the book holds them: `get` copies). */
   private readonly orderPool: BookOrder[] = [];
 
@@ -154,14 +183,15 @@ export class OrderBook implements MarketBook {
     const { id, side, price, size, tif } = order;
     checkOrder(id, side, price, size);
     if (tif !== 'GTC' && tif !== 'FAK' && tif !== 'FOK') throw new RangeError(`invalid time in force ${String(tif)} for ${id}: use GTC (also for GTD), FAK or FOK`);
-    if (this.index.has(id)) throw new Error(`order id ${id} is already on the book; ids must be unique per book`);
+    const hash = IdIndex.hashOf(id);
+    if (this.index.find(id, hash) >= 0) throw new Error(`order id ${id} is already on the book; ids must be unique per book`);
     if (tif === 'FOK' && this.fillable(side, price, size) < size) {
       return { fills: [], remaining: size, rested: false };
     }
     const fills: Fill[] = [];
     const remaining = this.match(id, side, price, size, fills);
     if (remaining > 0 && tif === 'GTC') {
-      this.append(id, side, price, remaining);
+      this.append(id, hash, side, price, remaining);
       return { fills, remaining, rested: true };
     }
     return { fills, remaining, rested: false };
@@ -170,19 +200,23 @@ export class OrderBook implements MarketBook {
   restore(order: RestingOrder): void {
     const { id, side, price, remaining } = order;
     checkOrder(id, side, price, remaining);
-    if (this.index.has(id)) throw new Error(`cannot restore order ${id}: an order with that id is already on the book`);
+    const hash = IdIndex.hashOf(id);
+    if (this.index.find(id, hash) >= 0) throw new Error(`cannot restore order ${id}: an order with that id is already on the book`);
     const opposite = side === 'bid' ? this.asks.best() : this.bids.best();
     if (opposite !== undefined && (side === 'bid' ? price >= opposite.price : price <= opposite.price)) {
       // A resting order that crosses the book means the stored state is corrupt; refusing beats a crossed book.
       throw new Error(`cannot restore ${side} ${id} at ${price}: it crosses the opposite best ${opposite.price}`);
     }
-    this.append(id, side, price, remaining);
+    this.append(id, hash, side, price, remaining);
   }
 
   cancel(id: string): number | undefined {
-    const order = this.index.get(id);
-    if (order === undefined) return undefined;
-    this.index.delete(id);
+    if (typeof id !== 'string') return undefined;
+    const index = this.index;
+    const slot = index.find(id, IdIndex.hashOf(id));
+    if (slot < 0) return undefined;
+    const order = index.valueAt(slot);
+    index.removeAt(slot);
     const level = order.level;
     const { prev, next } = order;
     if (prev === null) level.head = next;
@@ -198,6 +232,7 @@ export class OrderBook implements MarketBook {
   }
 
   get(id: string): RestingOrder | undefined {
+    if (typeof id !== 'string') return undefined;
     const order = this.index.get(id);
     if (order === undefined) return undefined;
     return { id: order.id, side: order.side, price: order.price, remaining: order.remaining };
@@ -260,7 +295,7 @@ export class OrderBook implements MarketBook {
         level.size -= qty;
         fills.push({ makerId: maker.id, takerId, price: levelPrice, size: qty, makerRemaining });
         if (makerRemaining > 0) break; // the taker is done; the maker keeps its place at the head
-        index.delete(maker.id);
+        index.removeAt(index.find(maker.id, maker.hash));
         level.count -= 1;
         const next = maker.next;
         this.release(maker);
@@ -283,12 +318,13 @@ export class OrderBook implements MarketBook {
     if (this.orderPool.length < ORDER_POOL_MAX) this.orderPool.push(order);
   }
 
-  private append(id: string, side: BookSide, price: number, size: number): void {
+  private append(id: string, hash: number, side: BookSide, price: number, size: number): void {
     const level = (side === 'bid' ? this.bids : this.asks).levelFor(price);
     let order = this.orderPool.pop();
-    if (order === undefined) order = new BookOrder(id, side, price, size, level);
+    if (order === undefined) order = new BookOrder(id, hash, side, price, size, level);
     else {
       order.id = id;
+      order.hash = hash;
       order.side = side;
       order.price = price;
       order.remaining = size;
@@ -303,7 +339,7 @@ export class OrderBook implements MarketBook {
     level.tail = order;
     level.size += size;
     level.count += 1;
-    this.index.set(id, order);
+    this.index.insert(id, hash, order);
   }
 }
 

@@ -7,9 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { encodeFunctionData, erc20Abi, maxUint256, type Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 // The routes are exercised through the client library a real caller uses (test-only upward import).
-// eslint-disable-next-line no-restricted-imports
 import { RelayerClient, RelayerHttpError, relayerL2Headers, type RelayerCredentials } from '../../client/relayerClient.js';
-// eslint-disable-next-line no-restricted-imports
 import { buildSafeCreateSubmit, buildSafeSubmit, buildWalletProxyBody, buildWalletSafeBody } from '../../client/relayerSigners.js';
 import { createEngine, type Engine } from '../../engine.js';
 import { CLOB_AUTH_TYPES, clobAuthDomain, clobAuthMessage } from '../../protocol/eip712.js';

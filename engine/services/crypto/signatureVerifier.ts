@@ -1,16 +1,22 @@
 /**
- * Order-signature recovery for the hot path, off the main thread when that pays.
+ * Order-signature recovery for the hot path: in this thread (default) or batched to a worker thread.
  *
- * Requests made during one event-loop turn are batched into one message to a worker thread
+ * In 'worker' mode, requests made during one event-loop turn go in one message to a worker
  * (recoveryWorker.mjs: native libsecp256k1), so the main thread, which also runs HTTP, matching and
- * SQLite, only pays for parsing, the digest and one keccak of the public key per order.
- * Measured on this 2-core machine (bench/cryptoBench.ts, `npx tsx bench/cryptoBench.ts`):
- *   - native recovery, one core: ~14 k/s (≈70 µs each); viem/noble pure JS: ~300/s
- *   - two cores busy (two workers): ~27 k/s ceiling
- *   - simulated order path (60 µs of other main-thread work per order, the rest of placement):
- *     inline ≈ 7.5 k orders/s, worker ≈ 11–13 k orders/s (main thread no longer recovers).
- * So 'worker' is the default, with one worker (two cores: one for the main thread, one for recovery).
- * 'inline' stays as the fallback when a worker cannot start or dies, and for callers that want no thread.
+ * SQLite, only pays for the digest and one keccak of the recovered public key per order.
+ * Measured on this 2-core machine with `npx tsx bench/cryptoBench.ts` (three runs, shared with other
+ * busy processes, load average 5–11, so absolute numbers are pessimistic):
+ *   - order digest (hand-rolled encoder + unrolled keccak): 31–51 k/s (20–32 µs); viem hashTypedData 2–3.5 k/s.
+ *     Idle, the keccak alone measured 11 µs for the 416-byte struct and 3 µs for the 66-byte digest input.
+ *   - native recovery, one core: 10.4–12.0 k/s; viem/noble pure JS: 180–280/s.
+ *   - two cores recovering flat out (two workers): 11.6–23.4 k/s (23 k when both cores were free).
+ *   - simulated order path (30/60/120 µs of other main-thread work per order), orders/s inline vs worker:
+ *     30 µs: 6090/6033, 5939/5936, 6700/5824; 60 µs: 4701/4526, 4989/5258, 5496/4735;
+ *     120 µs: 3671/4015, 4188/3755, 4149/3955.
+ * The worker did not pay: the second core is not free (the chain process and everything else on the
+ * machine compete for it) and each batch costs a structured-clone round trip. So 'inline' is the
+ * default; 'worker' stays available (and falls back to inline when a worker cannot start or dies) for a
+ * deployment with an idle core, where the two-core ceiling shows the headroom.
  */
 import { Worker } from 'node:worker_threads';
 import type { Address, Hex, OrderDomainParams } from '../../protocol/eip712.js';
@@ -21,7 +27,7 @@ export type VerifierMode = 'inline' | 'worker';
 
 export interface SignatureVerifierOptions {
   mode?: VerifierMode;
-  /** Worker threads; default 1 (the machine has 2 cores and the main thread needs one). */
+  /** Worker threads in 'worker' mode; default 1 (on 2 cores the main thread needs the other). */
   workers?: number;
   /** Largest batch per message. */
   maxBatch?: number;
@@ -55,7 +61,7 @@ export class SignatureVerifier {
 
   constructor(opts: SignatureVerifierOptions = {}) {
     this.maxBatch = opts.maxBatch ?? 256;
-    let mode: VerifierMode = opts.mode ?? 'worker';
+    let mode: VerifierMode = opts.mode ?? 'inline';
     if (mode === 'worker') {
       try {
         for (let i = 0; i < Math.max(1, opts.workers ?? 1); i++) this.slots.push(this.spawn());
@@ -171,7 +177,7 @@ function recoverFromParsed(digest: Uint8Array, sig: ParsedSignature): Address | 
 
 let shared: SignatureVerifier | undefined;
 
-/** The process-wide verifier the order path uses (its worker does not keep the process alive when idle). */
+/** The process-wide verifier (inline by default; a worker, when chosen, does not keep the process alive when idle). */
 export function sharedSignatureVerifier(): SignatureVerifier {
   if (!shared) shared = new SignatureVerifier();
   return shared;

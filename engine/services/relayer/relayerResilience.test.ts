@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 // Payloads are signed exactly as callers sign them, with the client's builders (test-only upward import).
-// eslint-disable-next-line no-restricted-imports
 import { buildSafeCreateSubmit, buildWalletProxyBody, buildWalletSafeBody } from '../../client/relayerSigners.js';
 import { isApiError } from '../../protocol/errors.js';
 import type { TransactionRecord } from '../../protocol/schemas/relayer.js';

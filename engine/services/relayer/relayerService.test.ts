@@ -3,7 +3,6 @@ import { after, before, describe, it } from 'node:test';
 import { encodeFunctionData, erc20Abi, maxUint256, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 // Payloads are signed exactly as callers sign them, with the client's builders (test-only upward import).
-// eslint-disable-next-line no-restricted-imports
 import { buildProxySubmit, buildSafeCreateSubmit, buildSafeSubmit, buildWalletProxyBody, buildWalletSafeBody } from '../../client/relayerSigners.js';
 import { isApiError } from '../../protocol/errors.js';
 import { ZERO_HASH } from '../../protocol/relayerSigning.js';

@@ -18,10 +18,10 @@ test('limit BUY 0.56 × 21.3333 gives maker 11.9448 and taker 21.33', () => {
 });
 
 test('server errors are shown with status, code and message', () => {
-  const e = new HttpError(401, { error: 'api_key_revoked', message: 'SERVICE_API_KEY has been revoked.' });
+  const e = new HttpError({ status: 401, body: { error: 'api_key_revoked', message: 'SERVICE_API_KEY has been revoked.' }, method: 'GET', url: '/x' });
   assert.deepEqual(describeError(e), { status: 401, code: 'api_key_revoked', message: 'SERVICE_API_KEY has been revoked.' });
-  assert.equal(isMissingRoute(new HttpError(404, { error: 'not_found', message: 'No route' })), true);
-  assert.equal(isMissingRoute(new HttpError(404, { error: 'order_not_found', message: 'x' })), false);
+  assert.equal(isMissingRoute(new HttpError({ status: 404, body: { error: 'not_found', message: 'No route' }, method: 'GET', url: '/x' })), true);
+  assert.equal(isMissingRoute(new HttpError({ status: 404, body: { error: 'order_not_found', message: 'x' }, method: 'GET', url: '/x' })), false);
 });
 
 test('local failures become client errors with their message', () => {
