@@ -11,7 +11,7 @@ const layer = (files, patterns) => ({
 const up = (names, why) => names.map((n) => ({ group: [`**/${n}/**`, `**/${n}`, `**/${n}.js`], message: why }));
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'renderer/dist/**', 'resources/contracts/build/**', '.data/**', 'test-results/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'renderer/dist/**', 'resources/contracts/build/**', '.data/**', '.tmp/**', 'test-results/**'] },
   ...tseslint.configs.recommended,
   {
     languageOptions: { parserOptions: { projectService: false } },

@@ -27,7 +27,9 @@ export interface EngineProcess {
  */
 export async function startEngineProcess(args: string[]): Promise<EngineProcess> {
   const t0 = performance.now();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'engine/cli.ts', ...args], {
+  // BENCH_ENGINE_NODE_ARGS (e.g. "--cpu-prof") profiles the engine process under load.
+  const nodeArgs = (process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'engine/cli.ts', ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -151,16 +151,17 @@ function l2Headers(t: Trader, method: string, path: string, body: string): Recor
  * tenth a FAK BUY of the other outcome at 0.6 that mints against the resting side: matching, fills and
  * settlement writes are part of the measured path.
  */
+let nextSalt = 1_000_000;
+
 function prepareOrders(n: number, traders: Trader[], market: Market, domain: { chainId: number; verifyingContract: Address }): PreparedRequest[] {
   const out: PreparedRequest[] = [];
-  let salt = 1_000_000;
   for (let i = 0; i < n; i++) {
     const t = traders[i % traders.length]!;
     const crossing = i % 10 === 9;
     const outcomeYes = i % 2 === 0;
     const token = outcomeYes ? market.yes : market.no;
     const price = crossing ? 600_000n : BigInt(10_000 * (1 + (i % 45)));
-    const body = signedBuy(t, market, token, price, 5_000_000n, salt++, crossing ? 'FAK' : 'GTC', domain);
+    const body = signedBuy(t, market, token, price, 5_000_000n, nextSalt++, crossing ? 'FAK' : 'GTC', domain);
     out.push({ body, headers: l2Headers(t, 'POST', '/order', body) });
   }
   return out;
@@ -212,10 +213,9 @@ async function timeRequests(pool: Pool, n: number, req: () => { path: string; me
 async function deepBook(ready: ReadyInfo, pool: Pool, trader: Trader, domain: { chainId: number; verifyingContract: Address }): Promise<{ market: Market; levels: number }> {
   const market = await createMarket(ready, '0.0001');
   const reqs: PreparedRequest[] = [];
-  let salt = 9_000_000;
   for (let i = 1; i <= 500; i++) {
     for (const token of [market.yes, market.no]) {
-      const body = signedBuy(trader, market, token, BigInt(100 * i), 5_000_000n, salt++, 'GTC', domain);
+      const body = signedBuy(trader, market, token, BigInt(100 * i), 5_000_000n, nextSalt++, 'GTC', domain);
       reqs.push({ body, headers: l2Headers(trader, 'POST', '/order', body) });
     }
   }
@@ -244,6 +244,7 @@ export async function runHttpBench(opts: HttpBenchOptions = {}): Promise<HttpBen
     await blast(pool, prepareOrders(3_000, traders, warmMarket, domain), connections);
     const run = await blast(pool, reqs, connections);
     if (run.ok === 0) throw new Error(`no order was accepted: ${run.firstError}`);
+    if (run.firstError) console.error(`first rejection: ${run.firstError}`);
 
     const ids = run.ids.slice(0, 500);
     const lookupBody = JSON.stringify(ids.map((orderId) => ({ orderId })));

@@ -12,8 +12,9 @@
  * `get`/`has`/`set`/`delete`/`size` keep the Map shape for everything else (tests, invariant checks).
  */
 const MIN_CAPACITY = 16;
-/** Hash at most this many trailing characters: ids are engine-made (ULIDs: their tail is the random part). */
-const HASHED_CHARS = 32;
+/** Hash at most this many trailing characters: ids are engine-made ULIDs, whose last 16 are the random part (ids
+ * sharing a long tail would only probe longer, never be confused: keys are compared in full). */
+const HASHED_CHARS = 16;
 
 export class IdIndex<V> {
   /** 0 marks an empty slot; stored hashes are forced odd, so never 0. */

@@ -1,5 +1,5 @@
 import { PRICE_ONE, type BookSide } from './types.js';
-import type { BookOrderView, OrderBook, PriceLevelView } from './orderBook.js';
+import type { BookIndexView, BookOrderView, OrderBook, PriceLevelView } from './orderBook.js';
 
 /** What the checker needs: the book's read-only internals and its public best prices and count. */
 export type InspectableBook = Pick<OrderBook, 'internals' | 'bestBid' | 'bestAsk' | 'orderCount'>;
@@ -37,7 +37,7 @@ export function checkBookInvariants(book: InspectableBook): void {
 function checkSide(
   side: BookSide,
   levels: readonly PriceLevelView[],
-  index: ReadonlyMap<string, BookOrderView>,
+  index: BookIndexView,
   seen: Set<string>,
 ): void {
   for (let i = 0; i < levels.length; i++) {
