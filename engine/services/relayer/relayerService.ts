@@ -9,7 +9,7 @@ import { WALLET_TYPES, type RelayPayloadResponse, type TransactionRecord, type W
 import { RelayerRepo, type RelayerTxRow } from '../../store/relayerRepo.js';
 import type { EngineContext } from '../context.js';
 import { KeyedQueue } from './keyedQueue.js';
-import { relayHubAbi, safeAbi } from './relayerAbis.js';
+import { RELAY_HUB_ABI, SAFE_ABI } from '../../chain/abis.js';
 import { RelayerChain, toRequestError } from './relayerChain.js';
 import { DEFAULT_RELAYER_SETTINGS, type RelayerSettings } from './relayerSettings.js';
 import { fieldError, parseAddress, parseEnum } from './relayerValidation.js';
@@ -109,12 +109,12 @@ export class RelayerService implements OperationsHost {
     return this.guard(async () => {
       await this.chain.ready();
       if (type === 'PROXY') {
-        const n = await this.chain.public.readContract({ address: this.chain.contracts().relayHub, abi: relayHubAbi, functionName: 'getNonce', args: [address] });
+        const n = await this.chain.public.readContract({ address: this.chain.contracts().relayHub, abi: RELAY_HUB_ABI, functionName: 'getNonce', args: [address] });
         return { nonce: n.toString() };
       }
       const safe = this.chain.walletOf(address, 'SAFE');
       if (!(await this.chain.hasCode(safe))) return { nonce: '0' };
-      const n = await this.chain.public.readContract({ address: safe, abi: safeAbi, functionName: 'nonce' });
+      const n = await this.chain.public.readContract({ address: safe, abi: SAFE_ABI, functionName: 'nonce' });
       return { nonce: n.toString() };
     });
   }
@@ -129,7 +129,7 @@ export class RelayerService implements OperationsHost {
     return this.guard(async () => {
       await this.chain.ready();
       const { relayHub, proxyFactory } = this.chain.contracts();
-      const n = await this.chain.public.readContract({ address: relayHub, abi: relayHubAbi, functionName: 'getNonce', args: [address] });
+      const n = await this.chain.public.readContract({ address: relayHub, abi: RELAY_HUB_ABI, functionName: 'getNonce', args: [address] });
       return {
         address: this.chain.relayAddress,
         nonce: n.toString(),

@@ -15,7 +15,7 @@ import {
   splitSignature,
 } from '../../protocol/relayerSigning.js';
 import type { RelayerRepo, RelayerTxRow } from '../../store/relayerRepo.js';
-import { CAN_RELAY_REASONS, relayHubAbi, safeAbi, safeFactoryAbi } from './relayerAbis.js';
+import { CAN_RELAY_REASON, RELAY_HUB_ABI, SAFE_ABI, SAFE_PROXY_FACTORY_ABI } from '../../chain/abis.js';
 import { chainErrorMessage, isTransportError, type RelayerChain } from './relayerChain.js';
 import type { RelayerSettings } from './relayerSettings.js';
 import type { ProxySubmit, SafeCreateSubmit, SafeSubmit } from './submitRequest.js';
@@ -57,7 +57,7 @@ export class SubmitPreparer {
     if (!(await this.chain.hasCode(safe))) {
       throw new ApiError('safe_not_deployed', `The Safe ${safe} of ${req.from} is not deployed. Deploy it with a SAFE-CREATE submission or POST /wallet/safe first.`);
     }
-    const onChain = await this.chain.public.readContract({ address: safe, abi: safeAbi, functionName: 'nonce' });
+    const onChain = await this.chain.public.readContract({ address: safe, abi: SAFE_ABI, functionName: 'nonce' });
     if (req.nonce !== onChain) {
       throw new ApiError('relayer_nonce_conflict', `nonce ${req.nonce} is ${req.nonce < onChain ? 'stale (already used)' : 'ahead of the Safe'}: the Safe's next nonce is ${onChain}. Fetch it with GET /nonce?address=<from>&type=SAFE and re-sign.`, {
         details: { field: 'nonce', expected: onChain.toString() },
@@ -81,7 +81,7 @@ export class SubmitPreparer {
     await this.expectSigner(() => recoverSafeSigner(hash, req.signature), req.from, `the SafeTx hash ${hash} (Safe ${safe}, chain ${this.chain.chainId}); sign it with eth_sign (v 31/32) or EIP-712 (v 27/28)`);
 
     const outerData = encodeFunctionData({
-      abi: safeAbi,
+      abi: SAFE_ABI,
       functionName: 'execTransaction',
       args: [tx.to, tx.value, tx.data, tx.operation, tx.safeTxGas, tx.baseGas, tx.gasPrice, tx.gasToken, tx.refundReceiver, req.signature],
     });
@@ -152,7 +152,7 @@ export class SubmitPreparer {
     }
     const { r, s, v } = splitSignature(req.signature);
     const outerData = encodeFunctionData({
-      abi: safeFactoryAbi,
+      abi: SAFE_PROXY_FACTORY_ABI,
       functionName: 'createProxy',
       args: [req.paymentToken, req.payment, req.paymentReceiver, { v, r, s }],
     });
@@ -199,7 +199,7 @@ export class SubmitPreparer {
     const wallet = this.chain.walletOf(req.from, 'PROXY');
     if (req.proxyWallet !== null && req.proxyWallet !== wallet) throw payloadError('proxyWallet', `is not the proxy wallet of 'from': expected ${wallet}`);
 
-    const hubNonce = await this.chain.public.readContract({ address: relayHub, abi: relayHubAbi, functionName: 'getNonce', args: [req.from] });
+    const hubNonce = await this.chain.public.readContract({ address: relayHub, abi: RELAY_HUB_ABI, functionName: 'getNonce', args: [req.from] });
     if (req.nonce !== hubNonce) {
       throw new ApiError('relayer_nonce_conflict', `nonce ${req.nonce} is ${req.nonce < hubNonce ? 'stale (already used)' : 'ahead'}: the relay hub's nonce of ${req.from} is ${hubNonce}. Fetch it with GET /relay-payload?address=<from>&type=PROXY and re-sign.`, {
         details: { field: 'nonce', expected: hubNonce.toString() },
@@ -244,7 +244,7 @@ export class SubmitPreparer {
 
   relayCallData(r: { from: Address; to: Address; encodedFunction: Hex; transactionFee: bigint; gasPrice: bigint; gasLimit: bigint; nonce: bigint }, signature: Hex, approvalData: Hex): Hex {
     return encodeFunctionData({
-      abi: relayHubAbi,
+      abi: RELAY_HUB_ABI,
       functionName: 'relayCall',
       args: [r.from, r.to, r.encodedFunction, r.transactionFee, r.gasPrice, r.gasLimit, r.nonce, signature, approvalData],
     });
@@ -259,13 +259,13 @@ export class SubmitPreparer {
   ): Promise<void> {
     const [status] = await this.chain.public.readContract({
       address: r.relayHub,
-      abi: relayHubAbi,
+      abi: RELAY_HUB_ABI,
       functionName: 'canRelay',
       args: [this.chain.relayAddress, r.from, r.to, r.encodedFunction, r.transactionFee, r.gasPrice, r.gasLimit, r.nonce, signature, approvalData],
     });
     if (status === 0n) return;
     const code = Number(status);
-    const name = CAN_RELAY_REASONS[code] ?? 'recipient refused';
+    const name = CAN_RELAY_REASON[code] ?? 'recipient refused';
     if (onFail) throw onFail(code, name);
     if (code === 1) throw new ApiError('invalid_relayer_signature', `RelayHub.canRelay refused the request: WrongSignature (1). Sign the rlx: hash with the GET /relay-payload values.`);
     if (code === 2) throw new ApiError('relayer_nonce_conflict', 'RelayHub.canRelay refused the request: WrongNonce (2). Fetch a fresh nonce and re-sign.');

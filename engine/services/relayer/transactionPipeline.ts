@@ -19,7 +19,7 @@ import { TERMINAL_STATES, type RelayerTxState } from '../../protocol/schemas/rel
 import type { RelayerRepo, RelayerTxRow } from '../../store/relayerRepo.js';
 import type { EngineContext } from '../context.js';
 import { KeyedQueue } from './keyedQueue.js';
-import { CAN_RELAY_REASONS, RELAY_CALL_STATUS, relayHubAbi, safeAbi } from './relayerAbis.js';
+import { CAN_RELAY_REASON, RELAY_CALL_STATUS, RELAY_HUB_ABI, SAFE_ABI } from '../../chain/abis.js';
 import { chainErrorMessage, isTransportError, revertReason, type RelayerChain } from './relayerChain.js';
 import type { RelayerSettings } from './relayerSettings.js';
 
@@ -245,13 +245,13 @@ export class TransactionPipeline {
         if (log.address.toLowerCase() !== hub) continue;
         let ev;
         try {
-          ev = decodeEventLog({ abi: relayHubAbi, data: log.data, topics: log.topics });
+          ev = decodeEventLog({ abi: RELAY_HUB_ABI, data: log.data, topics: log.topics });
         } catch {
           continue;
         }
         if (ev.eventName === 'CanRelayFailed') {
           const code = Number(ev.args.reason);
-          return await this.fail(row, `${CAN_RELAY_FAILED_PREFIX}: ${CAN_RELAY_REASONS[code] ?? 'unknown'} (${code})`, 'STATE_INVALID');
+          return await this.fail(row, `${CAN_RELAY_FAILED_PREFIX}: ${CAN_RELAY_REASON[code] ?? 'unknown'} (${code})`, 'STATE_INVALID');
         }
         if (ev.eventName === 'TransactionRelayed' && ev.args.status !== 0) {
           const status = ev.args.status;
@@ -268,7 +268,7 @@ export class TransactionPipeline {
       for (const log of receipt.logs) {
         if (log.address.toLowerCase() !== safe) continue;
         try {
-          const ev = decodeEventLog({ abi: safeAbi, data: log.data, topics: log.topics });
+          const ev = decodeEventLog({ abi: SAFE_ABI, data: log.data, topics: log.topics });
           if (ev.eventName === 'ExecutionFailure') return await this.fail(row, `Safe execution failed in block ${block}: the inner call reverted (ExecutionFailure)`);
         } catch {
           // other Safe events
@@ -313,19 +313,19 @@ export class TransactionPipeline {
   }
 
   private async canRelayProblem(row: RelayerTxRow): Promise<string | undefined> {
-    const { args } = decodeFunctionData({ abi: relayHubAbi, data: row.outerData as Hex });
+    const { args } = decodeFunctionData({ abi: RELAY_HUB_ABI, data: row.outerData as Hex });
     const [from, recipient, encodedFunction, fee, gasPrice, gasLimit, nonce, signature, approvalData] = args as readonly [
       Address, Address, Hex, bigint, bigint, bigint, bigint, Hex, Hex,
     ];
     const [status] = await this.chain.public.readContract({
       address: row.outerTo as Address,
-      abi: relayHubAbi,
+      abi: RELAY_HUB_ABI,
       functionName: 'canRelay',
       args: [this.chain.relayAccount.address, from, recipient, encodedFunction, fee, gasPrice, gasLimit, nonce, signature, approvalData],
     });
     if (status === 0n) return undefined;
     const code = Number(status);
-    return `${CAN_RELAY_FAILED_PREFIX}: ${CAN_RELAY_REASONS[code] ?? 'recipient status'} (${code}), checked before relayCall; nothing was sent`;
+    return `${CAN_RELAY_FAILED_PREFIX}: ${CAN_RELAY_REASON[code] ?? 'recipient status'} (${code}), checked before relayCall; nothing was sent`;
   }
 
   /** Re-runs a call on the state before its block to learn the revert reason (best effort). */

@@ -8,7 +8,7 @@ import { ApiError } from '../../protocol/errors.js';
 import { encodeProxyCalls, PROXY_CALL_TYPE, recoverRelaySigner, ZERO_ADDRESS, ZERO_HASH, type ProxyCall } from '../../protocol/relayerSigning.js';
 import type { RelayerTxRow } from '../../store/relayerRepo.js';
 import { KeyedQueue } from './keyedQueue.js';
-import { relayHubAbi } from './relayerAbis.js';
+import { RELAY_HUB_ABI } from '../../chain/abis.js';
 import type { RelayerChain } from './relayerChain.js';
 import type { RelayerSettings } from './relayerSettings.js';
 import {
@@ -132,7 +132,7 @@ export class WalletOperations {
       if (calls.length === 0 && exists) return { txHash: ZERO_HASH, confirmations: settings.confirmations, proxyWallet: wallet };
 
       // Rule 5: the payload is built here, with the hub's nonce and the backend's gas values.
-      const hubNonce = await chain.public.readContract({ address: relayHub, abi: relayHubAbi, functionName: 'getNonce', args: [owner] });
+      const hubNonce = await chain.public.readContract({ address: relayHub, abi: RELAY_HUB_ABI, functionName: 'getNonce', args: [owner] });
       if (nonce !== hubNonce) {
         throw new ApiError('relay_nonce_mismatch', `relay nonce ${nonce} is not the hub's nonce for ${owner} (${hubNonce}) (WrongNonce). Fetch it with GET /relay-payload?address=${owner}&type=PROXY and re-sign.`, {
           details: { field: 'nonce', expected: hubNonce.toString() },
