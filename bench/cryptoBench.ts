@@ -9,13 +9,13 @@
  * Run alone: `npx tsx bench/cryptoBench.ts`.
  */
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { hashTypedData, recoverAddress as viemRecoverAddress, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ORDER_TYPES, orderDomain, orderTypedMessage, type Address, type OrderStruct } from '../engine/protocol/eip712.js';
 import { orderDigest, orderDigestHex } from '../engine/services/crypto/orderDigest.js';
-import { parseSignature, recoverAddress } from '../engine/services/crypto/recoverSigner.js';
+import { recoverAddress } from '../engine/services/crypto/recoverSigner.js';
 import { SignatureVerifier } from '../engine/services/crypto/signatureVerifier.js';
+import { recoveryCeiling } from './recoveryCeiling.js';
 
 export interface CryptoBenchResult {
   digestsPerSecFast: number;
@@ -68,49 +68,6 @@ async function signedOrders(count: number): Promise<Array<{ order: OrderStruct; 
     out.push({ order: o, digest, signature: await ACCOUNT.sign({ hash: toHex(digest) }) });
   }
   return out;
-}
-
-/** Two worker threads recovering batches back to back for `ms`: both cores busy. */
-async function twoCoreCeiling(samples: Array<{ digest: Uint8Array; signature: string }>, ms: number): Promise<number> {
-  const url = new URL('../engine/services/crypto/recoveryWorker.mjs', import.meta.url);
-  const batch = 500;
-  const parsed = samples.map((s) => ({ digest: s.digest, sig: parseSignature(s.signature)! }));
-  const runOne = (): Promise<number> =>
-    new Promise((resolve, reject) => {
-      const w = new Worker(url, { execArgv: [] });
-      let done = 0;
-      let id = 0;
-      let start = 0;
-      const send = () => {
-        const digests = new Uint8Array(32 * batch);
-        const rs = new Uint8Array(64 * batch);
-        const recids = new Uint8Array(batch);
-        for (let i = 0; i < batch; i++) {
-          const p = parsed[(id * batch + i) % parsed.length]!;
-          digests.set(p.digest, 32 * i);
-          rs.set(p.sig.rs, 64 * i);
-          recids[i] = p.sig.recid;
-        }
-        w.postMessage({ id: id++, count: batch, digests, rs, recids }, [digests.buffer, rs.buffer, recids.buffer]);
-      };
-      w.on('error', reject);
-      w.on('message', () => {
-        if (start === 0) {
-          start = performance.now(); // the first batch warms the worker up
-        } else {
-          done += batch;
-        }
-        const elapsed = start ? performance.now() - start : 0;
-        if (elapsed >= ms) {
-          void w.terminate();
-          resolve((done * 1000) / elapsed);
-        } else send();
-      });
-      send();
-      send(); // keep one batch queued so the worker never idles
-    });
-  const [a, b] = await Promise.all([runOne(), runOne()]);
-  return a + b;
 }
 
 function spin(us: number): void {
@@ -170,7 +127,7 @@ export async function runCryptoBench(opts: { ms?: number } = {}): Promise<Crypto
   }
   const recoveriesPerSecViem = (viemCount * 1000) / (performance.now() - viemStart);
 
-  const recoveriesPerSecTwoCores = await twoCoreCeiling(samples, ms * 1.5);
+  const recoveriesPerSecTwoCores = await recoveryCeiling(samples, ms * 1.5);
 
   const simulatedOrderPath = [];
   for (const otherWorkUs of [30, 60, 120]) {

@@ -18,6 +18,8 @@ export interface EngineProcess {
   readonly ready: ReadyInfo;
   /** Milliseconds from spawn to the ready line. */
   readonly startMs: number;
+  /** The engine's process id (the benchmark reads its CPU time from /proc). */
+  readonly pid: number;
   stop(): Promise<void>;
 }
 
@@ -50,6 +52,7 @@ export async function startEngineProcess(args: string[]): Promise<EngineProcess>
   return {
     ready,
     startMs,
+    pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -2,8 +2,9 @@
  * End to end over HTTP: pre-signed orders on many keep-alive connections against the headless exchange
  * running in its own process (durable before each 201), then the batch lookup and the deep-book read.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import secp256k1 from 'secp256k1';
 import { Pool } from 'undici';
@@ -11,6 +12,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { CLOB_AUTH_TYPES, clobAuthDomain, clobAuthMessage, ZERO_ADDRESS, type Address } from '../engine/protocol/eip712.js';
 import { buildL2Signature } from '../engine/protocol/hmac.js';
 import { orderDigest } from '../engine/services/crypto/orderDigest.js';
+import { parseSignature } from '../engine/services/crypto/recoverSigner.js';
 import { startEngineProcess, type ReadyInfo } from './engineProcess.js';
 
 export interface HttpBenchOptions {
@@ -28,6 +30,15 @@ export interface HttpBenchResult {
   acceptedPerSecond: number;
   p50Ms: number;
   p99Ms: number;
+  /** Two worker threads recovering order signatures flat out, measured just before the engine starts. */
+  recoveryCeilingPerSecond: number;
+  /** acceptedPerSecond as a percentage of that ceiling. */
+  ceilingPercent: number;
+  /** CPU time per accepted order: the engine process (all threads) and this load generator. */
+  engineCpuUsPerOrder: number;
+  loadGeneratorCpuUsPerOrder: number;
+  /** 1-minute load average before and after the measured run (other processes share the cores). */
+  loadAverage: { before: number; after: number };
   lookup500: { p50Ms: number; p99Ms: number };
   book1000Levels: { levels: number; p50Ms: number; p99Ms: number; serverP50Ms: number };
 }
@@ -167,6 +178,71 @@ function prepareOrders(n: number, traders: Trader[], market: Market, domain: { c
   return out;
 }
 
+/** CPU seconds (user + system, all threads) a process has used so far, from /proc. */
+function processCpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+}
+
+/**
+ * The machine's two-core signer-recovery ceiling: two worker threads running the engine's recovery
+ * worker (native libsecp256k1) on batches back to back for `ms`, after one warm-up batch each.
+ */
+async function recoveryCeiling(samples: Array<{ digest: Uint8Array; signature: string }>, ms: number): Promise<number> {
+  const url = new URL('../engine/services/crypto/recoveryWorker.mjs', import.meta.url);
+  const batch = 500;
+  const parsed = samples.map((s) => ({ digest: s.digest, sig: parseSignature(s.signature)! }));
+  const runOne = (): Promise<number> =>
+    new Promise((resolve, reject) => {
+      const w = new Worker(url, { execArgv: [] });
+      let done = 0;
+      let id = 0;
+      let start = 0;
+      const send = () => {
+        const digests = new Uint8Array(32 * batch);
+        const rs = new Uint8Array(64 * batch);
+        const recids = new Uint8Array(batch);
+        for (let i = 0; i < batch; i++) {
+          const p = parsed[(id * batch + i) % parsed.length]!;
+          digests.set(p.digest, 32 * i);
+          rs.set(p.sig.rs, 64 * i);
+          recids[i] = p.sig.recid;
+        }
+        w.postMessage({ id: id++, count: batch, digests, rs, recids }, [digests.buffer, rs.buffer, recids.buffer]);
+      };
+      w.on('error', reject);
+      w.on('message', (msg: { ok: Uint8Array }) => {
+        if (!msg.ok[0]) reject(new Error('ceiling sample did not recover'));
+        if (start === 0) start = performance.now();
+        else done += batch;
+        const elapsed = start ? performance.now() - start : 0;
+        if (elapsed >= ms) {
+          void w.terminate();
+          resolve((done * 1000) / elapsed);
+        } else send();
+      });
+      send();
+      send(); // one batch always queued so the worker never idles
+    });
+  const [a, b] = await Promise.all([runOne(), runOne()]);
+  return a + b;
+}
+
+function ceilingSamples(n: number): Array<{ digest: Uint8Array; signature: string }> {
+  const priv = Buffer.from(generatePrivateKey().slice(2), 'hex');
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const digest = new Uint8Array(32);
+    digest[0] = i & 255;
+    digest[1] = i >> 8;
+    digest[31] = 7;
+    const { signature, recid } = secp256k1.ecdsaSign(digest, priv);
+    out.push({ digest, signature: '0x' + Buffer.from(signature).toString('hex') + (27 + recid).toString(16) });
+  }
+  return out;
+}
+
 async function blast(pool: Pool, reqs: PreparedRequest[], concurrency: number): Promise<{ latencies: number[]; ok: number; ids: string[]; seconds: number; firstError?: string }> {
   const latencies = new Array<number>(reqs.length);
   const ids: string[] = [];
@@ -185,8 +261,11 @@ async function blast(pool: Pool, reqs: PreparedRequest[], concurrency: number): 
       latencies[i] = performance.now() - s;
       if (res.statusCode === 201) {
         ok++;
-        const id = (JSON.parse(text) as { order_id?: string }).order_id;
-        if (id && ids.length < 5_000) ids.push(id);
+        // Only the first ids are needed (the lookup), so the load generator skips parsing the rest.
+        if (ids.length < 5_000) {
+          const id = (JSON.parse(text) as { order_id?: string }).order_id;
+          if (id) ids.push(id);
+        }
       } else if (!firstError) firstError = `${res.statusCode} ${text.slice(0, 300)}`;
     }
   }
@@ -229,6 +308,7 @@ export async function runHttpBench(opts: HttpBenchOptions = {}): Promise<HttpBen
   const n = opts.orders ?? 60_000;
   const connections = opts.connections ?? 64;
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-http-'));
+  const recoveryCeilingPerSecond = await recoveryCeiling(ceilingSamples(256), 2000);
   const engine = await startEngineProcess(['--port', '0', '--data-dir', dataDir, '--chain', 'none', '--no-demo', '--no-rate-limits']);
   const pool = new Pool(engine.ready.trading, { connections, pipelining: 1 });
   try {
@@ -242,7 +322,13 @@ export async function runHttpBench(opts: HttpBenchOptions = {}): Promise<HttpBen
     // Warm-up on a separate market so JIT and caches are hot, then the measured run.
     const warmMarket = await createMarket(ready, '0.01');
     await blast(pool, prepareOrders(3_000, traders, warmMarket, domain), connections);
+    const loadBefore = loadavg()[0]!;
+    const engineCpu0 = processCpuSeconds(engine.pid);
+    const ownCpu0 = process.cpuUsage();
     const run = await blast(pool, reqs, connections);
+    const engineCpu = processCpuSeconds(engine.pid) - engineCpu0;
+    const ownCpu = process.cpuUsage(ownCpu0);
+    const loadAfter = loadavg()[0]!;
     if (run.ok === 0) throw new Error(`no order was accepted: ${run.firstError}`);
     if (run.firstError) console.error(`first rejection: ${run.firstError}`);
 
@@ -264,6 +350,11 @@ export async function runHttpBench(opts: HttpBenchOptions = {}): Promise<HttpBen
       acceptedPerSecond: run.ok / run.seconds,
       p50Ms: percentile(run.latencies, 50),
       p99Ms: percentile(run.latencies, 99),
+      recoveryCeilingPerSecond: Math.round(recoveryCeilingPerSecond),
+      ceilingPercent: Math.round((run.ok / run.seconds / recoveryCeilingPerSecond) * 1000) / 10,
+      engineCpuUsPerOrder: Math.round((engineCpu * 1e6) / run.ok),
+      loadGeneratorCpuUsPerOrder: Math.round((ownCpu.user + ownCpu.system) / run.ok),
+      loadAverage: { before: loadBefore, after: loadAfter },
       lookup500: { p50Ms: percentile(lookup, 50), p99Ms: percentile(lookup, 99) },
       book1000Levels: {
         levels: deep.levels,

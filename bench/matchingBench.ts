@@ -1,9 +1,11 @@
 /**
- * Matching-core benchmark: one deterministic stream of mixed orders (passive and marketable limits on both
- * sides, market orders, FAK and FOK, cancels of live and dead orders, a book a few hundred levels deep),
- * replayed on our OrderBook and, translated to each library's API, on the npm order books
- * nodejs-order-book, hft-limit-order-book and limit-order-book. Reports orders/s (best of several runs
- * after a warm-up) and our ratio to the fastest library.
+ * Matching-core benchmark: one deterministic stream of mixed orders on a DEEP prediction-market book
+ * (tick 0.001, hundreds of levels and tens of thousands of resting orders per book; passive and marketable
+ * limits, market orders, FAK and FOK, cancels of live and dead orders; see `generateStream`), replayed on
+ * our OrderBook and, translated to each library's API, on the npm order books nodejs-order-book,
+ * hft-limit-order-book and limit-order-book. Reports orders/s in wall-clock and in CPU time (best of several
+ * runs after a warm-up), each library beside ours on exactly the orders it ran, measured back to back, and
+ * the load average: the machine may be shared, and wall-clock figures on a loaded machine understate both.
  *
  * Run alone: `npx tsx bench/matchingBench.ts [orders]`.
  */
@@ -87,24 +89,26 @@ const MAX_TICK = 999;
 /**
  * Builds the stream: a prediction-market book as it looks mid-session, DEEP on both sides.
  *
- * Who sends what, and why the shares are what they are (real venues: most messages are quotes and
- * cancels, a minority takes liquidity; cancel-to-trade ratios are high):
+ * Who sends what (shares of the 1,000,000 messages as generated with the default seed). Real venues see
+ * mostly quotes and cancels and a minority of liquidity-taking orders, with high cancel-to-trade ratios:
  *
- * - Ladder liquidity providers (≈ 14 % of orders, plus their opening ladders, 25,000 quotes over the first
+ * - Ladder liquidity providers (17.7 %, including their opening ladders: 25,000 quotes among the first
  *   50,000 messages): layer GTC quotes from the touch out to a few hundred ticks away (distance
- *   exponential, mean 90 ticks), sizes 10–500 shares, and leave them for a long time (lifetime exponential
- *   with mean 250,000 messages; a fifth are never cancelled). They give the book its depth: tens of
- *   thousands of resting orders on hundreds of levels per side, as the issue's "DEEP books" asks.
- * - Market makers (≈ 30 %): quote 1–~15 ticks behind the mid, 1–50 shares, and cancel/replace quickly
- *   (lifetime exponential, mean 2,000 messages). When the mid moves, their stale quotes are picked off
- *   first, so many of their cancels arrive after a fill: cancels of dead ids, as in production.
- * - Scheduled cancels (≈ 38 %) of both kinds of quotes, plus 2 % cancels of ids never on the book
- *   (client retries, cancels of orders that were killed).
- * - Takers (≈ 16 %): marketable GTC limits 0–3 ticks through the mid (the rest rests), market orders (FAK
- *   at the extreme price), FAK limits and FOK limits, 1–100 shares with an occasional large sweep.
+ *   exponential, mean 90 ticks), 10–500 shares, and leave them for a long time (lifetime exponential with
+ *   mean 200,000 messages; a tenth are never cancelled). They give the book its depth: 27,000–50,000
+ *   resting orders on 400–550 levels per side through the session, the issue's "DEEP books".
+ * - Market makers (34.2 %): quote 1 to ~15 ticks behind the mid (distance 1 + exponential, mean 4),
+ *   1–50 shares, and cancel/replace quickly (lifetime exponential, mean 2,000 messages).
+ * - Cancels (30.0 %): 26.2 % hit live quotes; providers see their fills and skip cancelling filled quotes
+ *   except in the odd race with a fill in flight (2.7 %, dead ids); 1.0 % name ids never on the book
+ *   (client retries, orders that were killed).
+ * - Takers (18.1 %): marketable GTC limits 0–3 ticks through the mid whose rest rests (7.3 %), market
+ *   orders (FAK at the extreme price, 6.4 %), FAK limits (2.7 %) and FOK limits (1.8 %), 1–100 shares
+ *   with one in twenty a large sweep of 100–2,000 shares.
  *
- * The mid random-walks one tick at a time inside [0.15, 0.85], so price moves sweep levels and the far
- * ladder orders get filled over the session; nothing here targets a weakness of any book.
+ * The mid random-walks one tick at a time inside [0.15, 0.85], so price moves sweep levels and far
+ * ladder orders get filled over the session. Nothing here targets a weakness of any book: no pathological
+ * queue shapes, no self-crossing storms; every book gets the same messages in the same order.
  */
 export function generateStream(count: number, seed = 42): { ops: StreamOp[]; mix: StreamMix } {
   const rnd = createSeededRandom(seed);

@@ -3,6 +3,7 @@
  * exposes `DesktopApi` as `window.desktop`; each method maps to one channel handled in the main process.
  * Keep this file free of imports with runtime effects: the preload bundle and the renderer read it.
  */
+import type { ReadyLine } from '../engine/index.js';
 
 /** Channel names, one per request type. */
 export const IPC_CHANNELS = {
@@ -12,16 +13,11 @@ export const IPC_CHANNELS = {
 
 export type IpcChannel = (typeof IPC_CHANNELS)[keyof typeof IPC_CHANNELS];
 
-/** The engine's ready line (decisions §7) plus what the terminal shows about the desktop shell. */
-export interface EngineInfo {
-  ready: true;
-  trading: string;
-  relayer: string;
-  data: string;
-  /** Bearer token of the operator routes (/admin): lets the desktop terminal offer its admin panel. */
-  operatorToken: string;
-  dataDir: string;
-  chainId: number;
+/**
+ * The engine's ready line (decisions §7) plus what the terminal shows about the desktop shell. Its
+ * operatorToken (bearer of the /admin routes) lets the desktop terminal offer its admin panel.
+ */
+export interface EngineInfo extends ReadyLine {
   appVersion: string;
 }
 

@@ -23,6 +23,8 @@ export class IdIndex<V> {
   private slots: (string | V | undefined)[] = new Array<undefined>(MIN_CAPACITY * 2).fill(undefined);
   private mask = MIN_CAPACITY - 1;
   private count = 0;
+  /** Bumped whenever entries move (removal, rehash): an empty slot found before is still right if it did not change. */
+  private moves = 0;
 
   get size(): number {
     return this.count;
@@ -39,7 +41,7 @@ export class IdIndex<V> {
     return h | 1;
   }
 
-  /** Slot of `id` (hashed to `h`), or −1. */
+  /** Slot of `id` (hashed to `h`), or, when absent, −1 − the empty slot where it would go (see `insertAt`). */
   find(id: string, h: number): number {
     const hashes = this.hashes;
     const slots = this.slots;
@@ -47,7 +49,7 @@ export class IdIndex<V> {
     let i = h & mask;
     for (;;) {
       const x = hashes[i]!;
-      if (x === 0) return -1;
+      if (x === 0) return -1 - i;
       if (x === h && slots[i << 1] === id) return i;
       i = (i + 1) & mask;
     }
@@ -55,6 +57,27 @@ export class IdIndex<V> {
 
   valueAt(slot: number): V {
     return this.slots[(slot << 1) + 1] as V;
+  }
+
+  /** A token for `insertAt`: valid while no entry moves. */
+  get version(): number {
+    return this.moves;
+  }
+
+  /**
+   * Adds `id` (hashed to `h`, known absent) at the empty slot a `find` returned (`missed`, negative) when
+   * nothing moved since (`version` unchanged) and no growth is due; otherwise probes again.
+   */
+  insertAt(missed: number, version: number, id: string, h: number, value: V): void {
+    if (version !== this.moves || (this.count + 1) * 2 > this.hashes.length) {
+      this.insert(id, h, value);
+      return;
+    }
+    const i = -1 - missed;
+    this.hashes[i] = h;
+    this.slots[i << 1] = id;
+    this.slots[(i << 1) + 1] = value;
+    this.count++;
   }
 
   /** Adds `id` (hashed to `h`), which the caller knows is absent. */
@@ -93,6 +116,7 @@ export class IdIndex<V> {
     slots[hole << 1] = undefined;
     slots[(hole << 1) + 1] = undefined;
     this.count--;
+    this.moves++;
     // Shrink after a flood drained, so a book does not keep a table sized for its busiest moment.
     if (this.count * 8 < hashes.length && hashes.length > MIN_CAPACITY) this.rehash(hashes.length / 2);
   }
@@ -109,7 +133,7 @@ export class IdIndex<V> {
   set(id: string, value: V): this {
     const h = IdIndex.hashOf(id);
     const slot = this.find(id, h);
-    if (slot < 0) this.insert(id, h, value);
+    if (slot < 0) this.insertAt(slot, this.moves, id, h, value);
     else this.slots[(slot << 1) + 1] = value;
     return this;
   }
@@ -122,6 +146,7 @@ export class IdIndex<V> {
   }
 
   private rehash(capacity: number): void {
+    this.moves++;
     const oldHashes = this.hashes;
     const oldSlots = this.slots;
     this.hashes = new Int32Array(capacity);

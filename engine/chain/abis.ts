@@ -2,11 +2,17 @@
  * Typed ABIs (for viem) of the functions and events the engine uses on its contracts. Written out rather
  * than read from the artifacts so calls and decoded results are type-checked.
  */
+import { MULTI_SEND_ABI, PROXY_FACTORY_PROXY_ABI, SAFE_TX_FIELDS } from '../protocol/relayerSigning.js';
+
+export { MULTI_SEND_ABI };
 
 const address = (name: string) => ({ name, type: 'address' }) as const;
 const uint = (name: string) => ({ name, type: 'uint256' }) as const;
 const bytes = (name: string) => ({ name, type: 'bytes' }) as const;
 const bytes32 = (name: string) => ({ name, type: 'bytes32' }) as const;
+// Event parameters keep their literal names so decoded logs are typed by field.
+const indexed = <const N extends string, const T extends string>(name: N, type: T) => ({ name, type, indexed: true }) as const;
+const plain = <const N extends string, const T extends string>(name: N, type: T) => ({ name, type, indexed: false }) as const;
 
 export const ERC20_ABI = [
   { type: 'function', name: 'name', stateMutability: 'view', inputs: [], outputs: [{ name: '', type: 'string' }] },
@@ -27,20 +33,12 @@ export const ERC20_ABI = [
   {
     type: 'event',
     name: 'Transfer',
-    inputs: [
-      { name: 'from', type: 'address', indexed: true },
-      { name: 'to', type: 'address', indexed: true },
-      { name: 'value', type: 'uint256', indexed: false },
-    ],
+    inputs: [indexed('from', 'address'), indexed('to', 'address'), plain('value', 'uint256')],
   },
   {
     type: 'event',
     name: 'Approval',
-    inputs: [
-      { name: 'owner', type: 'address', indexed: true },
-      { name: 'spender', type: 'address', indexed: true },
-      { name: 'value', type: 'uint256', indexed: false },
-    ],
+    inputs: [indexed('owner', 'address'), indexed('spender', 'address'), plain('value', 'uint256')],
   },
 ] as const;
 
@@ -50,6 +48,9 @@ export const COLLATERAL_ABI = [
   { type: 'function', name: 'owner', stateMutability: 'view', inputs: [], outputs: [address('')] },
   { type: 'function', name: 'mint', stateMutability: 'nonpayable', inputs: [address('to'), uint('amount')], outputs: [] },
 ] as const;
+
+/** What ConditionPreparation and ConditionResolution both log first. */
+const CONDITION_EVENT_HEAD = [indexed('conditionId', 'bytes32'), indexed('oracle', 'address'), indexed('questionId', 'bytes32'), plain('outcomeSlotCount', 'uint256')] as const;
 
 export const CONDITIONAL_TOKENS_ABI = [
   {
@@ -119,23 +120,12 @@ export const CONDITIONAL_TOKENS_ABI = [
   {
     type: 'event',
     name: 'ConditionPreparation',
-    inputs: [
-      { name: 'conditionId', type: 'bytes32', indexed: true },
-      { name: 'oracle', type: 'address', indexed: true },
-      { name: 'questionId', type: 'bytes32', indexed: true },
-      { name: 'outcomeSlotCount', type: 'uint256', indexed: false },
-    ],
+    inputs: CONDITION_EVENT_HEAD,
   },
   {
     type: 'event',
     name: 'ConditionResolution',
-    inputs: [
-      { name: 'conditionId', type: 'bytes32', indexed: true },
-      { name: 'oracle', type: 'address', indexed: true },
-      { name: 'questionId', type: 'bytes32', indexed: true },
-      { name: 'outcomeSlotCount', type: 'uint256', indexed: false },
-      { name: 'payoutNumerators', type: 'uint256[]', indexed: false },
-    ],
+    inputs: [...CONDITION_EVENT_HEAD, plain('payoutNumerators', 'uint256[]')],
   },
 ] as const;
 
@@ -167,12 +157,11 @@ export const SAFE_PROXY_FACTORY_ABI = [
   {
     type: 'event',
     name: 'ProxyCreation',
-    inputs: [
-      { name: 'proxy', type: 'address', indexed: false },
-      { name: 'owner', type: 'address', indexed: false },
-    ],
+    inputs: [plain('proxy', 'address'), plain('owner', 'address')],
   },
 ] as const;
+
+const SAFE_EXECUTION_EVENT_INPUTS = [plain('txHash', 'bytes32'), plain('payment', 'uint256')] as const;
 
 /** Safe 1.3.0 (GnosisSafeL2): what the relayer reads and executes. */
 export const SAFE_ABI = [
@@ -186,73 +175,30 @@ export const SAFE_ABI = [
     type: 'function',
     name: 'getTransactionHash',
     stateMutability: 'view',
-    inputs: [
-      address('to'),
-      uint('value'),
-      bytes('data'),
-      { name: 'operation', type: 'uint8' },
-      uint('safeTxGas'),
-      uint('baseGas'),
-      uint('gasPrice'),
-      address('gasToken'),
-      address('refundReceiver'),
-      uint('_nonce'),
-    ],
+    inputs: [...SAFE_TX_FIELDS, uint('_nonce')],
     outputs: [bytes32('')],
   },
   {
     type: 'function',
     name: 'execTransaction',
     stateMutability: 'payable',
-    inputs: [
-      address('to'),
-      uint('value'),
-      bytes('data'),
-      { name: 'operation', type: 'uint8' },
-      uint('safeTxGas'),
-      uint('baseGas'),
-      uint('gasPrice'),
-      address('gasToken'),
-      address('refundReceiver'),
-      bytes('signatures'),
-    ],
+    inputs: [...SAFE_TX_FIELDS, bytes('signatures')],
     outputs: [{ name: 'success', type: 'bool' }],
   },
   {
     type: 'event',
     name: 'ExecutionSuccess',
-    inputs: [
-      { name: 'txHash', type: 'bytes32', indexed: false },
-      { name: 'payment', type: 'uint256', indexed: false },
-    ],
+    inputs: SAFE_EXECUTION_EVENT_INPUTS,
   },
   {
     type: 'event',
     name: 'ExecutionFailure',
-    inputs: [
-      { name: 'txHash', type: 'bytes32', indexed: false },
-      { name: 'payment', type: 'uint256', indexed: false },
-    ],
+    inputs: SAFE_EXECUTION_EVENT_INPUTS,
   },
 ] as const;
 
-export const MULTI_SEND_ABI = [
-  { type: 'function', name: 'multiSend', stateMutability: 'payable', inputs: [bytes('transactions')], outputs: [] },
-] as const;
-
-const PROXY_CALLS = {
-  name: 'calls',
-  type: 'tuple[]',
-  components: [
-    { name: 'typeCode', type: 'uint8' },
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'data', type: 'bytes' },
-  ],
-} as const;
-
 export const PROXY_WALLET_FACTORY_ABI = [
-  { type: 'function', name: 'proxy', stateMutability: 'payable', inputs: [PROXY_CALLS], outputs: [{ name: 'returnValues', type: 'bytes[]' }] },
+  ...PROXY_FACTORY_PROXY_ABI,
   { type: 'function', name: 'computeWalletAddress', stateMutability: 'view', inputs: [address('user')], outputs: [address('')] },
   { type: 'function', name: 'implementation', stateMutability: 'view', inputs: [], outputs: [address('')] },
   { type: 'function', name: 'getHubAddr', stateMutability: 'view', inputs: [], outputs: [address('')] },
@@ -262,7 +208,7 @@ export const PROXY_WALLET_FACTORY_ABI = [
 
 export const PROXY_WALLET_ABI = [
   { type: 'function', name: 'owner', stateMutability: 'view', inputs: [], outputs: [address('')] },
-  { type: 'function', name: 'proxy', stateMutability: 'payable', inputs: [PROXY_CALLS], outputs: [{ name: 'returnValues', type: 'bytes[]' }] },
+  ...PROXY_FACTORY_PROXY_ABI,
 ] as const;
 
 /** RelayHub v1 relay-call status (TransactionRelayed.status). */
@@ -271,6 +217,19 @@ export const RELAY_CALL_STATUS = ['OK', 'RelayedCallFailed', 'PreRelayedFailed',
 export const CAN_RELAY_REASON = ['OK', 'WrongSignature', 'WrongNonce', 'AcceptRelayedCallReverted', 'InvalidRecipientStatusCode'] as const;
 /** RelayHub v1 relay states (getRelay().state). */
 export const RELAY_STATE = { Unknown: 0, Staked: 1, Registered: 2, Removed: 3 } as const;
+
+/** What a relayed call carries after its addresses, in canRelay and relayCall alike. */
+const RELAYED_CALL_PARAMS = [
+  bytes('encodedFunction'),
+  uint('transactionFee'),
+  uint('gasPrice'),
+  uint('gasLimit'),
+  uint('nonce'),
+  bytes('signature'),
+  bytes('approvalData'),
+] as const;
+/** The indexed head shared by TransactionRelayed and CanRelayFailed. */
+const RELAYED_EVENT_HEAD = [indexed('relay', 'address'), indexed('from', 'address'), indexed('to', 'address'), plain('selector', 'bytes4')] as const;
 
 export const RELAY_HUB_ABI = [
   { type: 'function', name: 'version', stateMutability: 'view', inputs: [], outputs: [{ name: '', type: 'string' }] },
@@ -298,70 +257,36 @@ export const RELAY_HUB_ABI = [
     type: 'function',
     name: 'canRelay',
     stateMutability: 'view',
-    inputs: [
-      address('relay'),
-      address('from'),
-      address('to'),
-      bytes('encodedFunction'),
-      uint('transactionFee'),
-      uint('gasPrice'),
-      uint('gasLimit'),
-      uint('nonce'),
-      bytes('signature'),
-      bytes('approvalData'),
-    ],
+    inputs: [address('relay'), address('from'), address('to'), ...RELAYED_CALL_PARAMS],
     outputs: [uint('status'), bytes('recipientContext')],
   },
   {
     type: 'function',
     name: 'relayCall',
     stateMutability: 'nonpayable',
-    inputs: [
-      address('from'),
-      address('recipient'),
-      bytes('encodedFunction'),
-      uint('transactionFee'),
-      uint('gasPrice'),
-      uint('gasLimit'),
-      uint('nonce'),
-      bytes('signature'),
-      bytes('approvalData'),
-    ],
+    inputs: [address('from'), address('recipient'), ...RELAYED_CALL_PARAMS],
     outputs: [],
   },
   {
     type: 'event',
     name: 'CanRelayFailed',
-    inputs: [
-      { name: 'relay', type: 'address', indexed: true },
-      { name: 'from', type: 'address', indexed: true },
-      { name: 'to', type: 'address', indexed: true },
-      { name: 'selector', type: 'bytes4', indexed: false },
-      { name: 'reason', type: 'uint256', indexed: false },
-    ],
+    inputs: [...RELAYED_EVENT_HEAD, plain('reason', 'uint256')],
   },
   {
     type: 'event',
     name: 'TransactionRelayed',
-    inputs: [
-      { name: 'relay', type: 'address', indexed: true },
-      { name: 'from', type: 'address', indexed: true },
-      { name: 'to', type: 'address', indexed: true },
-      { name: 'selector', type: 'bytes4', indexed: false },
-      { name: 'status', type: 'uint8', indexed: false },
-      { name: 'charge', type: 'uint256', indexed: false },
-    ],
+    inputs: [...RELAYED_EVENT_HEAD, plain('status', 'uint8'), plain('charge', 'uint256')],
   },
   {
     type: 'event',
     name: 'RelayAdded',
     inputs: [
-      { name: 'relay', type: 'address', indexed: true },
-      { name: 'owner', type: 'address', indexed: true },
-      { name: 'transactionFee', type: 'uint256', indexed: false },
-      { name: 'stake', type: 'uint256', indexed: false },
-      { name: 'unstakeDelay', type: 'uint256', indexed: false },
-      { name: 'url', type: 'string', indexed: false },
+      indexed('relay', 'address'),
+      indexed('owner', 'address'),
+      plain('transactionFee', 'uint256'),
+      plain('stake', 'uint256'),
+      plain('unstakeDelay', 'uint256'),
+      plain('url', 'string'),
     ],
   },
 ] as const;

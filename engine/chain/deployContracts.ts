@@ -166,36 +166,18 @@ async function ensureRelayRegistered(input: DeployInput): Promise<boolean> {
   if (state === RELAY_STATE.Registered) return false;
   if (state === RELAY_STATE.Removed) throw new Error(`the GSN relay ${relay.address} was removed from the RelayHub; it cannot relay again`);
   const fee = await fees(client);
-  const chainId = client.chain.id;
-  if (state === RELAY_STATE.Unknown) {
-    const nonce = await client.getTransactionCount({ address: operator.address, blockTag: 'pending' });
-    const raw = await operator.signTransaction({
-      type: 'eip1559',
-      chainId,
-      nonce,
-      gas: 150_000n,
-      ...fee,
-      to: addresses.relayHub,
-      value: RELAY_STAKE_WEI,
-      data: encodeFunctionData({ abi: RELAY_HUB_ABI, functionName: 'stake', args: [relay.address, RELAY_UNSTAKE_DELAY_SECONDS] }),
-    });
+  // Signed locally and sent raw, so the node needs no unlocked accounts.
+  const callHub = async (from: PrivateKeyAccount, value: bigint, data: Hex, what: string) => {
+    const nonce = await client.getTransactionCount({ address: from.address, blockTag: 'pending' });
+    const raw = await from.signTransaction({ type: 'eip1559', chainId: client.chain.id, nonce, gas: 150_000n, ...fee, to: addresses.relayHub, value, data });
     const hash = await client.sendRawTransaction({ serializedTransaction: raw });
     const r = await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
-    if (r.status !== 'success') throw new Error(`staking the GSN relay reverted (tx ${hash})`);
+    if (r.status !== 'success') throw new Error(`${what} the GSN relay reverted (tx ${hash})`);
+  };
+  if (state === RELAY_STATE.Unknown) {
+    const stake = encodeFunctionData({ abi: RELAY_HUB_ABI, functionName: 'stake', args: [relay.address, RELAY_UNSTAKE_DELAY_SECONDS] });
+    await callHub(operator, RELAY_STAKE_WEI, stake, 'staking');
   }
-  const nonce = await client.getTransactionCount({ address: relay.address, blockTag: 'pending' });
-  const raw = await relay.signTransaction({
-    type: 'eip1559',
-    chainId,
-    nonce,
-    gas: 150_000n,
-    ...fee,
-    to: addresses.relayHub,
-    value: 0n,
-    data: encodeFunctionData({ abi: RELAY_HUB_ABI, functionName: 'registerRelay', args: [0n, input.relayUrl] }),
-  });
-  const hash = await client.sendRawTransaction({ serializedTransaction: raw });
-  const r = await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
-  if (r.status !== 'success') throw new Error(`registering the GSN relay reverted (tx ${hash})`);
+  await callHub(relay, 0n, encodeFunctionData({ abi: RELAY_HUB_ABI, functionName: 'registerRelay', args: [0n, input.relayUrl] }), 'registering');
   return true;
 }

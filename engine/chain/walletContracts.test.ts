@@ -4,13 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
-  concat,
   decodeEventLog,
-  hashTypedData,
-  size,
   encodeFunctionData,
   encodePacked,
-  keccak256,
   maxUint256,
   parseSignature,
   serializeSignature,
@@ -21,19 +17,13 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { resolveConfig } from '../config.js';
+import { createProxyTypedData, encodeMultiSend, rlxHash, safeTxHash, type ProxyCall as Call } from '../protocol/relayerSigning.js';
 import { deriveProxyWalletAddress, deriveSafeAddress } from '../protocol/walletAddresses.js';
-import { COLLATERAL_ABI, ERC20_ABI, MULTI_SEND_ABI, PROXY_WALLET_FACTORY_ABI, RELAY_HUB_ABI, SAFE_ABI, SAFE_PROXY_FACTORY_ABI } from './abis.js';
+import { COLLATERAL_ABI, ERC20_ABI, PROXY_WALLET_FACTORY_ABI, RELAY_HUB_ABI, SAFE_ABI, SAFE_PROXY_FACTORY_ABI } from './abis.js';
 import { mintCollateral } from './conditions.js';
 import { startChain, type ConnectedChain } from './startChain.js';
 
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
-
-interface Call {
-  typeCode: number;
-  to: Address;
-  value: bigint;
-  data: Hex;
-}
 
 describe('wallet contracts on a local anvil', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'wallet-contracts-'));
@@ -51,18 +41,9 @@ describe('wallet contracts on a local anvil', () => {
   // ---------------------------------------------------------------- Safe
 
   function createProxySignature(owner: PrivateKeyAccount): Promise<Hex> {
-    return owner.signTypedData({
-      domain: { name: 'Service Contract Proxy Factory', chainId: config.chainId, verifyingContract: chain.deployment.safeFactory },
-      types: {
-        CreateProxy: [
-          { name: 'paymentToken', type: 'address' },
-          { name: 'payment', type: 'uint256' },
-          { name: 'paymentReceiver', type: 'address' },
-        ],
-      },
-      primaryType: 'CreateProxy',
-      message: { paymentToken: zeroAddress, payment: 0n, paymentReceiver: zeroAddress },
-    });
+    return owner.signTypedData(
+      createProxyTypedData(config.chainId, chain.deployment.safeFactory, { paymentToken: zeroAddress, payment: 0n, paymentReceiver: zeroAddress }),
+    );
   }
 
   function createProxyArgs(signature: Hex) {
@@ -136,15 +117,10 @@ describe('wallet contracts on a local anvil', () => {
     await mintCollateral(chain, safe, 10_000_000n);
     const payees = [privateKeyToAccount(generatePrivateKey()).address, privateKeyToAccount(generatePrivateKey()).address] as const;
     const transfer = (to: Address, amount: bigint) => encodeFunctionData({ abi: ERC20_ABI, functionName: 'transfer', args: [to, amount] });
-    const packed = concat(
-      [transfer(payees[0], 1_000_000n), transfer(payees[1], 2_500_000n)].map((data) =>
-        encodePacked(['uint8', 'address', 'uint256', 'uint256', 'bytes'], [0, token, 0n, BigInt(size(data)), data]),
-      ),
-    );
     const safeTx = {
       to: chain.deployment.multiSend,
       value: 0n,
-      data: encodeFunctionData({ abi: MULTI_SEND_ABI, functionName: 'multiSend', args: [packed] }),
+      data: encodeMultiSend([transfer(payees[0], 1_000_000n), transfer(payees[1], 2_500_000n)].map((data) => ({ operation: 0, to: token, value: 0n, data }))),
       operation: 1,
       safeTxGas: 0n,
       baseGas: 0n,
@@ -153,25 +129,7 @@ describe('wallet contracts on a local anvil', () => {
       refundReceiver: zeroAddress,
       nonce: 0n,
     } as const;
-    const txHash = hashTypedData({
-      domain: { chainId: config.chainId, verifyingContract: safe },
-      types: {
-        SafeTx: [
-          { name: 'to', type: 'address' },
-          { name: 'value', type: 'uint256' },
-          { name: 'data', type: 'bytes' },
-          { name: 'operation', type: 'uint8' },
-          { name: 'safeTxGas', type: 'uint256' },
-          { name: 'baseGas', type: 'uint256' },
-          { name: 'gasPrice', type: 'uint256' },
-          { name: 'gasToken', type: 'address' },
-          { name: 'refundReceiver', type: 'address' },
-          { name: 'nonce', type: 'uint256' },
-        ],
-      },
-      primaryType: 'SafeTx',
-      message: safeTx,
-    });
+    const txHash = safeTxHash(config.chainId, safe, safeTx);
     const { r, s, v } = parseSignature(await owner.signMessage({ message: { raw: txHash } }));
     const signature = encodePacked(['bytes32', 'bytes32', 'uint8'], [r, s, Number(v) + 4]);
     const exec = await chain.relayWallet.writeContract({
@@ -192,17 +150,26 @@ describe('wallet contracts on a local anvil', () => {
 
   const GAS_LIMIT = 500_000n;
 
+  /** The rlx: hash of a call to the local proxy factory through the local hub, fee-free. */
+  const rlxOf = (from: Address, encodedFunction: Hex, nonce: bigint) =>
+    rlxHash({
+      from,
+      to: chain.deployment.proxyFactory,
+      encodedFunction,
+      transactionFee: 0n,
+      gasPrice: 0n,
+      gasLimit: GAS_LIMIT,
+      nonce,
+      relayHub: chain.deployment.relayHub,
+      relay: chain.relayAddress,
+    });
+
   async function relayedProxyCall(owner: PrivateKeyAccount, calls: readonly Call[], opts: { signer?: PrivateKeyAccount; nonce?: bigint } = {}) {
     const hub = chain.deployment.relayHub;
     const factory = chain.deployment.proxyFactory;
     const nonce = opts.nonce ?? (await chain.publicClient.readContract({ address: hub, abi: RELAY_HUB_ABI, functionName: 'getNonce', args: [owner.address] }));
     const encodedFunction = encodeFunctionData({ abi: PROXY_WALLET_FACTORY_ABI, functionName: 'proxy', args: [calls] });
-    const rlx = keccak256(
-      encodePacked(
-        ['string', 'address', 'address', 'bytes', 'uint256', 'uint256', 'uint256', 'uint256', 'address', 'address'],
-        ['rlx:', owner.address, factory, encodedFunction, 0n, 0n, GAS_LIMIT, nonce, hub, chain.relayAddress],
-      ),
-    );
+    const rlx = rlxOf(owner.address, encodedFunction, nonce);
     const signature = await (opts.signer ?? owner).signMessage({ message: { raw: rlx } });
     const hash = await chain.relayWallet.writeContract({
       address: hub,
@@ -333,12 +300,7 @@ describe('wallet contracts on a local anvil', () => {
     const hub = chain.deployment.relayHub;
     const factory = chain.deployment.proxyFactory;
     const encodedFunction = encodeFunctionData({ abi: PROXY_WALLET_FACTORY_ABI, functionName: 'owner' });
-    const rlx = keccak256(
-      encodePacked(
-        ['string', 'address', 'address', 'bytes', 'uint256', 'uint256', 'uint256', 'uint256', 'address', 'address'],
-        ['rlx:', owner.address, factory, encodedFunction, 0n, 0n, GAS_LIMIT, 0n, hub, chain.relayAddress],
-      ),
-    );
+    const rlx = rlxOf(owner.address, encodedFunction, 0n);
     const signature = await owner.signMessage({ message: { raw: rlx } });
     const [status] = await chain.publicClient.readContract({
       address: hub,

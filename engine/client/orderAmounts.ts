@@ -2,6 +2,7 @@
  * Raw order amounts exactly as the public clients compute them (trading-api.md §8), in 6-decimal base
  * units, without floating point.
  */
+import type { BookLevelText } from '../protocol/bookHash.js';
 import type { Side } from '../protocol/eip712.js';
 import { OrderBuildError } from './clientHttpError.js';
 import { decimalPlaces, div, fit, formatRational, mul, roundDown, roundNormal, toBaseUnits, toRational, type Rational } from './exactDecimal.js';
@@ -79,10 +80,8 @@ export function getMarketOrderRawAmounts(side: Side, amount: string | number, pr
   return { makerAmount: toBaseUnits(maker), takerAmount: toBaseUnits(taker), price: p };
 }
 
-export interface BookLevel {
-  price: string;
-  size: string;
-}
+/** A book level as the wire sends it. */
+export type BookLevel = BookLevelText;
 
 /**
  * The worst price a market order needs to fill `amount` (calculateMarketPrice): walks the book from its

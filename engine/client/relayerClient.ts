@@ -3,7 +3,7 @@
  * SERVICE_* headers over the path relative to the relayer base (decisions §2), e.g. `/submit`.
  */
 import { buildL2Signature } from '../protocol/hmac.js';
-import type { RelayPayloadResponse, RelayerTxState, TransactionRecord, WalletType } from '../protocol/schemas/relayer.js';
+import type { DeployedResponse, RelayPayloadResponse, RelayerTxState, TransactionRecord, WalletType } from '../protocol/schemas/relayer.js';
 
 export interface RelayerCredentials {
   address: string;
@@ -66,7 +66,7 @@ export class RelayerClient {
     return this.get('/relay-payload', { address, type: 'PROXY' });
   }
 
-  getDeployed(address: string, type?: WalletType): Promise<{ deployed: boolean; address: string }> {
+  getDeployed(address: string, type?: WalletType): Promise<DeployedResponse> {
     return this.get('/deployed', type ? { address, type } : { address });
   }
 

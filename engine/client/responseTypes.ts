@@ -1,9 +1,14 @@
 /**
- * Response shapes the client reads (interface §2, decisions §3–§7, reference data-api.md). Records
- * carry more fields than listed; the index signatures keep them reachable without casts.
+ * Response shapes the client reads (interface §2, decisions §3–§7, reference data-api.md). Where the
+ * protocol declares a record (its TypeBox schemas), the client's type is that declaration; the index
+ * signatures keep fields a newer server adds reachable without casts.
  */
 import type { Address } from 'viem';
+import type { BookLevelText, BookSnapshot } from '../protocol/bookHash.js';
 import type { Side } from '../protocol/eip712.js';
+import type { ActivityJson, ClosedPositionJson, HolderGroupJson, PositionJson, TradeJson } from '../protocol/schemas/data.js';
+import type { PublicMarketJson } from '../protocol/schemas/markets.js';
+import type { BalanceAllowanceJson, CancelResultJson, OrderRecordJson, TradeRecordJson } from '../protocol/schemas/orders.js';
 
 export interface Page<R> {
   limit: number;
@@ -39,23 +44,7 @@ export interface PlacementResult {
   [field: string]: unknown;
 }
 
-export interface OrderRecord {
-  id: string;
-  status: 'open' | 'partially_filled' | 'filled' | 'cancelled';
-  market: string;
-  outcome: string;
-  assetId: string;
-  makerAddress: string;
-  owner: string;
-  price: string;
-  side: Side;
-  originalSize: string;
-  sizeMatched: string;
-  expiration: string;
-  type: 'GTC' | 'GTD' | 'FOK' | 'FAK';
-  associateTrades: string[];
-  createdAt: string;
-  updatedAt: string;
+export interface OrderRecord extends OrderRecordJson {
   [field: string]: unknown;
 }
 
@@ -66,27 +55,14 @@ export interface LookupEntry {
   error?: string;
 }
 
-export interface CancelResult {
-  canceled: string[];
-  not_canceled: Record<string, string>;
-}
+export type CancelResult = CancelResultJson;
 
-export interface Trade {
-  id: string;
-  market: string;
-  asset_id: string;
-  side: Side;
-  size: string;
-  price: string;
-  status: string;
+export interface Trade extends TradeRecordJson {
   [field: string]: unknown;
 }
 
-export interface BalanceAllowance {
-  /** 6-decimal integer strings. */
-  balance: string;
-  allowance: string;
-  reserved: string;
+/** 6-decimal integer strings. */
+export interface BalanceAllowance extends BalanceAllowanceJson {
   [field: string]: unknown;
 }
 
@@ -94,33 +70,11 @@ export interface RedeemResult {
   [field: string]: unknown;
 }
 
-export interface BookLevel {
-  price: string;
-  size: string;
-}
+export type BookLevel = BookLevelText;
 
-export interface OrderBook {
-  market: string;
-  asset_id: string;
-  timestamp: string;
-  hash: string;
-  /** Ascending: best bid last. */
-  bids: BookLevel[];
-  /** Descending: best ask last. */
-  asks: BookLevel[];
-  min_order_size: string;
-  tick_size: string;
-  neg_risk: boolean;
-  last_trade_price?: string;
-}
+export type OrderBook = BookSnapshot;
 
-export interface Market {
-  condition_id: string;
-  question: string;
-  tokens: Array<{ token_id: string; outcome: string; price: number; winner: boolean }>;
-  minimum_order_size: number;
-  minimum_tick_size: number;
-  neg_risk: boolean;
+export interface Market extends PublicMarketJson {
   [field: string]: unknown;
 }
 
@@ -140,22 +94,7 @@ export interface PositionsQuery {
   title?: string;
 }
 
-export interface Position {
-  proxyWallet: string;
-  asset: string;
-  conditionId: string;
-  size: number;
-  avgPrice: number;
-  initialValue: number;
-  currentValue: number;
-  cashPnl: number;
-  percentPnl: number;
-  realizedPnl: number;
-  curPrice: number;
-  redeemable: boolean;
-  mergeable: boolean;
-  outcome: string;
-  outcomeIndex: number;
+export interface Position extends PositionJson {
   [field: string]: unknown;
 }
 
@@ -170,15 +109,7 @@ export interface ClosedPositionsQuery {
   sortDirection?: SortDirection;
 }
 
-export interface ClosedPosition {
-  proxyWallet: string;
-  asset: string;
-  conditionId: string;
-  avgPrice: number;
-  totalBought: number;
-  realizedPnl: number;
-  curPrice: number;
-  timestamp: number;
+export interface ClosedPosition extends ClosedPositionJson {
   [field: string]: unknown;
 }
 
@@ -196,15 +127,8 @@ export interface DataTradesQuery {
   end?: number;
 }
 
-export interface DataTrade {
-  proxyWallet: string;
+export interface DataTrade extends TradeJson {
   side: Side;
-  asset: string;
-  conditionId: string;
-  size: number;
-  price: number;
-  timestamp: number;
-  transactionHash: string;
   [field: string]: unknown;
 }
 
@@ -222,18 +146,8 @@ export interface ActivityQuery {
   side?: Side;
 }
 
-export interface Activity {
-  proxyWallet: string;
-  timestamp: number;
-  conditionId: string;
-  type: string;
-  size: number;
-  usdcSize: number;
-  price: number;
+export interface Activity extends ActivityJson {
   [field: string]: unknown;
 }
 
-export interface HolderGroup {
-  token: string;
-  holders: Array<{ proxyWallet: string; asset: string; amount: number; outcomeIndex: number; [field: string]: unknown }>;
-}
+export type HolderGroup = HolderGroupJson;

@@ -21,7 +21,7 @@ import {
 /** EIP-712 domain name of the local Safe proxy factory (the public one says "Polymarket Contract Proxy Factory"). */
 export const CREATE_PROXY_DOMAIN_NAME = 'Service Contract Proxy Factory';
 
-export const ZERO_ADDRESS: Address = '0x0000000000000000000000000000000000000000';
+export { ZERO_ADDRESS } from './eip712.js';
 export const ZERO_HASH: Hex = '0x0000000000000000000000000000000000000000000000000000000000000000';
 export const MAX_UINT256 = (1n << 256n) - 1n;
 
@@ -41,20 +41,20 @@ export interface SafeTx {
   nonce: bigint;
 }
 
-export const SAFE_TX_TYPES = {
-  SafeTx: [
-    { name: 'to', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'data', type: 'bytes' },
-    { name: 'operation', type: 'uint8' },
-    { name: 'safeTxGas', type: 'uint256' },
-    { name: 'baseGas', type: 'uint256' },
-    { name: 'gasPrice', type: 'uint256' },
-    { name: 'gasToken', type: 'address' },
-    { name: 'refundReceiver', type: 'address' },
-    { name: 'nonce', type: 'uint256' },
-  ],
-} as const;
+/** The SafeTx fields before the nonce: also the leading parameters of Safe's execTransaction and getTransactionHash. */
+export const SAFE_TX_FIELDS = [
+  { name: 'to', type: 'address' },
+  { name: 'value', type: 'uint256' },
+  { name: 'data', type: 'bytes' },
+  { name: 'operation', type: 'uint8' },
+  { name: 'safeTxGas', type: 'uint256' },
+  { name: 'baseGas', type: 'uint256' },
+  { name: 'gasPrice', type: 'uint256' },
+  { name: 'gasToken', type: 'address' },
+  { name: 'refundReceiver', type: 'address' },
+] as const;
+
+export const SAFE_TX_TYPES = { SafeTx: [...SAFE_TX_FIELDS, { name: 'nonce', type: 'uint256' }] } as const;
 
 /** Safe 1.3.0 domain: chainId and the Safe itself, no name and no version. */
 export function safeTxTypedData(chainId: number, safe: Address, tx: SafeTx) {
@@ -106,6 +106,10 @@ export interface MultiSendEntry {
   data: Hex;
 }
 
+export const MULTI_SEND_ABI = [
+  { type: 'function', name: 'multiSend', stateMutability: 'payable', inputs: [{ name: 'transactions', type: 'bytes' }], outputs: [] },
+] as const;
+
 /** MultiSend 1.3.0 `multiSend(bytes)` calldata; the batch must be delegatecalled (operation 1). */
 export function encodeMultiSend(entries: readonly MultiSendEntry[]): Hex {
   const packed = concat(
@@ -114,7 +118,7 @@ export function encodeMultiSend(entries: readonly MultiSendEntry[]): Hex {
     ),
   );
   return encodeFunctionData({
-    abi: [{ type: 'function', name: 'multiSend', stateMutability: 'payable', inputs: [{ name: 'transactions', type: 'bytes' }], outputs: [] }],
+    abi: MULTI_SEND_ABI,
     functionName: 'multiSend',
     args: [packed],
   });
@@ -206,6 +210,7 @@ export interface ProxyCall {
   data: Hex;
 }
 
+/** `proxy(calls)`, the same on the proxy wallet factory and on each proxy wallet. */
 export const PROXY_FACTORY_PROXY_ABI = [
   {
     type: 'function',

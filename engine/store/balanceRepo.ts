@@ -44,29 +44,28 @@ export class BalanceRepo {
       'INSERT INTO balances (address, asset, amount) VALUES (?, ?, ?) ON CONFLICT (address, asset) DO UPDATE SET amount = amount + excluded.amount',
     );
     this.ledgerStmt = db.prepare(`INSERT INTO balance_ledger (time, address, asset, delta, kind, reason, condition_id, outcome_index, side, price,
-      trade_id, order_id, transaction_hash) VALUES (@time, @address, @asset, @delta, @kind, @reason, @conditionId, @outcomeIndex, @side, @price,
-      @tradeId, @orderId, @transactionHash)`);
+      trade_id, order_id, transaction_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.getStmt = db.prepare('SELECT amount FROM balances WHERE address = ? AND asset = ?').pluck().safeIntegers(true);
   }
 
   /** Adds `delta` to a balance and records why. */
   apply(e: LedgerEntry): void {
     this.upsertStmt.run(e.address, e.asset, e.delta);
-    this.ledgerStmt.run({
-      time: e.time,
-      address: e.address,
-      asset: e.asset,
-      delta: e.delta,
-      kind: e.kind,
-      reason: e.reason ?? '',
-      conditionId: e.conditionId ?? null,
-      outcomeIndex: e.outcomeIndex ?? null,
-      side: e.side ?? null,
-      price: e.price ?? null,
-      tradeId: e.tradeId ?? null,
-      orderId: e.orderId ?? null,
-      transactionHash: e.transactionHash ?? null,
-    });
+    this.ledgerStmt.run(
+      e.time,
+      e.address,
+      e.asset,
+      e.delta,
+      e.kind,
+      e.reason ?? '',
+      e.conditionId ?? null,
+      e.outcomeIndex ?? null,
+      e.side ?? null,
+      e.price ?? null,
+      e.tradeId ?? null,
+      e.orderId ?? null,
+      e.transactionHash ?? null,
+    );
   }
 
   get(address: string, asset: string): bigint {

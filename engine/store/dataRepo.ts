@@ -93,25 +93,24 @@ function placeholders(n: number): string {
   return Array.from({ length: n }, () => '?').join(', ');
 }
 
+/** The clause narrowing a ledger query to some markets (`undefined`: every market); its parameters are the ids. */
+function inMarkets(conditionIds: readonly string[] | undefined): string {
+  return conditionIds ? ` AND condition_id IN (${placeholders(conditionIds.length)})` : '';
+}
+
 export class DataRepo {
   constructor(private readonly db: Db) {}
 
   /** Every share movement of a wallet, in ledger order (the order positions are replayed in). */
   shareMovements(address: string, conditionIds?: readonly string[]): ShareLedgerRow[] {
-    const params: unknown[] = [address, COLLATERAL];
-    let where = 'address = ? AND asset != ? AND condition_id IS NOT NULL';
-    if (conditionIds) {
-      if (conditionIds.length === 0) return [];
-      where += ` AND condition_id IN (${placeholders(conditionIds.length)})`;
-      params.push(...conditionIds);
-    }
+    if (conditionIds?.length === 0) return [];
     const rows = this.db
       .prepare(
         `SELECT id, time, asset, condition_id, outcome_index, delta, kind, side, price, trade_id, transaction_hash
-         FROM balance_ledger WHERE ${where} ORDER BY id`,
+         FROM balance_ledger WHERE address = ? AND asset != ? AND condition_id IS NOT NULL${inMarkets(conditionIds)} ORDER BY id`,
       )
       .safeIntegers(true)
-      .all(...params) as Array<Record<string, unknown>>;
+      .all(address, COLLATERAL, ...(conditionIds ?? [])) as Array<Record<string, unknown>>;
     return rows.map((r) => ({
       id: Number(r.id),
       timeMs: Number(r.time),
@@ -129,23 +128,17 @@ export class DataRepo {
 
   /** A wallet's redemptions: one row per (market, redemption event), oldest first. */
   redemptions(address: string, conditionIds?: readonly string[]): RedemptionRow[] {
-    const params: unknown[] = [COLLATERAL, COLLATERAL, address];
-    let where = "address = ? AND kind = 'redeem' AND condition_id IS NOT NULL";
-    if (conditionIds) {
-      if (conditionIds.length === 0) return [];
-      where += ` AND condition_id IN (${placeholders(conditionIds.length)})`;
-      params.push(...conditionIds);
-    }
+    if (conditionIds?.length === 0) return [];
     const rows = this.db
       .prepare(
         `SELECT MIN(id) AS first_id, time, condition_id, COALESCE(transaction_hash, '') AS tx,
                 SUM(CASE WHEN asset = ? THEN delta ELSE 0 END) AS payout,
                 SUM(CASE WHEN asset != ? THEN -delta ELSE 0 END) AS shares
-         FROM balance_ledger WHERE ${where}
+         FROM balance_ledger WHERE address = ? AND kind = 'redeem' AND condition_id IS NOT NULL${inMarkets(conditionIds)}
          GROUP BY condition_id, time, COALESCE(transaction_hash, '') ORDER BY first_id`,
       )
       .safeIntegers(true)
-      .all(...params) as Array<Record<string, unknown>>;
+      .all(COLLATERAL, COLLATERAL, address, ...(conditionIds ?? [])) as Array<Record<string, unknown>>;
     return rows.map((r) => ({
       timeMs: Number(r.time),
       conditionId: r.condition_id as string,

@@ -7,8 +7,9 @@ export type Db = Database.Database;
 
 /**
  * Opens (creating if needed) the engine's SQLite file and brings its schema up to date.
- * WAL with synchronous=FULL: a committed transaction is on disk when commit returns, and the group
- * commit of writeBatcher amortises that fsync over every write of one event-loop turn.
+ * WAL with synchronous=FULL: a committed transaction is on disk when commit returns. The group commit
+ * of writeBatcher runs its own transactions at NORMAL and fdatasyncs the WAL off the main thread before
+ * any caller is answered (the same guarantee), and checkpoints from a worker thread.
  */
 export function openDatabase(file: string): Db {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });

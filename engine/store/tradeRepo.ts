@@ -113,16 +113,39 @@ export class TradeRepo {
     this.insertStmt = db.prepare(`INSERT INTO trades (id, match_time, condition_id, taker_order_id, maker_order_id, taker_asset_id, maker_asset_id,
       taker_outcome_index, maker_outcome_index, taker_address, maker_address, taker_owner, maker_owner, taker_side, maker_side, price,
       maker_price, size, kind, taker_fee_rate_bps, maker_fee_rate_bps, fee, transaction_hash)
-      VALUES (@id, @matchTime, @conditionId, @takerOrderId, @makerOrderId, @takerAssetId, @makerAssetId, @takerOutcomeIndex, @makerOutcomeIndex,
-      @takerAddress, @makerAddress, @takerOwner, @makerOwner, @takerSide, @makerSide, @price, @makerPrice, @size, @kind, @takerFeeRateBps,
-      @makerFeeRateBps, @fee, @transactionHash)`);
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.byOrderStmt = db
       .prepare('SELECT id FROM trades WHERE taker_order_id = ? UNION SELECT id FROM trades WHERE maker_order_id = ? ORDER BY id')
       .pluck();
   }
 
+  /** Positional binding: cheaper than binding 23 named values from the object (a hot-path write). */
   insert(t: TradeRow): void {
-    this.insertStmt.run(t);
+    this.insertStmt.run(
+      t.id,
+      t.matchTime,
+      t.conditionId,
+      t.takerOrderId,
+      t.makerOrderId,
+      t.takerAssetId,
+      t.makerAssetId,
+      t.takerOutcomeIndex,
+      t.makerOutcomeIndex,
+      t.takerAddress,
+      t.makerAddress,
+      t.takerOwner,
+      t.makerOwner,
+      t.takerSide,
+      t.makerSide,
+      t.price,
+      t.makerPrice,
+      t.size,
+      t.kind,
+      t.takerFeeRateBps,
+      t.makerFeeRateBps,
+      t.fee,
+      t.transactionHash,
+    );
   }
 
   /** Ids of the trades an order took part in, as taker or maker, oldest first. */

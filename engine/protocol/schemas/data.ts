@@ -139,6 +139,14 @@ const B = (description?: string) => Type.Boolean(description ? { description } :
 
 export const Health = Type.Object({ data: Type.Literal('OK') });
 
+/** How the data API names the market of a row (title and slug of the market, its event's slug). */
+const marketFields = {
+  title: S(),
+  slug: S(),
+  icon: S(),
+  eventSlug: S(),
+};
+
 export const Position = Type.Object({
   proxyWallet: S('Holder (lower case)'),
   asset: S('Token id (decimal)'),
@@ -155,10 +163,7 @@ export const Position = Type.Object({
   curPrice: N('Payout if resolved, else midpoint, else last trade, else 0'),
   redeemable: B('Resolved and held'),
   mergeable: B('Both outcomes held, unresolved'),
-  title: S(),
-  slug: S(),
-  icon: S(),
-  eventSlug: S(),
+  ...marketFields,
   eventId: S(),
   outcome: S(),
   outcomeIndex: I(),
@@ -178,10 +183,7 @@ export const ClosedPosition = Type.Object({
   realizedPnl: N(),
   curPrice: N('Payout if resolved, else the current mark'),
   timestamp: I('Unix seconds of the closing movement'),
-  title: S(),
-  slug: S(),
-  icon: S(),
-  eventSlug: S(),
+  ...marketFields,
   outcome: S(),
   outcomeIndex: I(),
   oppositeOutcome: S(),
@@ -218,10 +220,7 @@ export const Trade = Type.Object({
   size: N('Shares'),
   price: N('Price on asset'),
   timestamp: I(),
-  title: S(),
-  slug: S(),
-  icon: S(),
-  eventSlug: S(),
+  ...marketFields,
   outcome: S(),
   outcomeIndex: I(),
   ...profileFields,
@@ -241,10 +240,7 @@ export const Activity = Type.Object({
   asset: S('"" for non-trades'),
   side: S('"" for non-trades'),
   outcomeIndex: I('999 when not applicable'),
-  title: S(),
-  slug: S(),
-  icon: S(),
-  eventSlug: S(),
+  ...marketFields,
   outcome: S(),
   ...profileFields,
 });

@@ -2,7 +2,7 @@
  * The public Market record of GET /markets and GET /markets/{condition_id} (data-api.md §6.1), for
  * OpenAPI. Numbers where the public service sends numbers (tick and minimum size, token prices).
  */
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 
 const NullableString = (description: string) => Type.Unsafe<string | null>({ type: ['string', 'null'], description });
 
@@ -49,6 +49,7 @@ export const PublicMarketSchema = Type.Object(
   },
   { description: 'CLOB Market record' },
 );
+export type PublicMarketJson = Static<typeof PublicMarketSchema>;
 
 export const MarketsPageSchema = Type.Object({
   limit: Type.Integer(),

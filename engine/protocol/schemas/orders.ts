@@ -3,7 +3,7 @@
  * schemas are precise (address and hex patterns, decimal-integer strings, enums) so a malformed field
  * gets a 400 invalid_field naming it; business rules (tick, size, balance, signature) are the service's.
  */
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
 const StringEnum = <T extends string>(values: readonly T[], description: string) =>
   Type.Unsafe<T>({ type: 'string', enum: [...values], description });
@@ -73,6 +73,7 @@ export const PlacementResultSchema = Type.Object({
   order_id: Type.Union([Type.String(), Type.Null()], { description: 'ULID of the stored order' }),
   status: StringEnum(['live', 'matched', 'delayed', 'unmatched'] as const, 'live: resting; matched: filled at least partly on entry; unmatched: nothing matched and nothing rests'),
 });
+export type PlacementResultJson = Static<typeof PlacementResultSchema>;
 
 export const PlacementRejectionSchema = Type.Intersect([
   PlacementResultSchema,
@@ -97,6 +98,7 @@ export const OrderRecordSchema = Type.Object({
   createdAt: Type.String({ description: 'ISO 8601' }),
   updatedAt: Type.String({ description: 'ISO 8601' }),
 });
+export type OrderRecordJson = Static<typeof OrderRecordSchema>;
 
 export const OrderIdParams = Type.Object({ id: OrderIdSchema });
 
@@ -128,6 +130,7 @@ export const CancelResultSchema = Type.Object({
   canceled: Type.Array(Type.String()),
   not_canceled: Type.Record(Type.String(), Type.String(), { description: 'id → reason' }),
 });
+export type CancelResultJson = Static<typeof CancelResultSchema>;
 
 export const OpenOrdersQuery = Type.Object({
   id: Type.Optional(OrderIdSchema),
@@ -189,6 +192,7 @@ export const TradeRecordSchema = Type.Object({
   type: StringEnum(['NORMAL', 'MINT', 'MERGE'] as const, 'Settlement kind'),
   maker_orders: Type.Array(MakerOrderSchema),
 });
+export type TradeRecordJson = Static<typeof TradeRecordSchema>;
 
 export const OpenOrdersPageSchema = pageOf(OrderRecordSchema, 'Resting orders, oldest first');
 export const TradesPageSchema = pageOf(TradeRecordSchema, 'Trades, newest first');
@@ -205,6 +209,7 @@ export const BalanceAllowanceSchema = Type.Object({
   reserved: Type.String({ description: 'Held by open orders; available = balance − reserved' }),
   allowances: Type.Record(Type.String(), Type.String(), { description: 'Per exchange contract (the Rust client reads this)' }),
 });
+export type BalanceAllowanceJson = Static<typeof BalanceAllowanceSchema>;
 
 export const RedeemBody = Type.Object({ conditionId: ConditionIdSchema }, { additionalProperties: false });
 export const RedeemResultSchema = Type.Object({

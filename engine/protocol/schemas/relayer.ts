@@ -112,6 +112,7 @@ export const RelayPayloadResponse = Type.Object({
 export type RelayPayloadResponse = Static<typeof RelayPayloadResponse>;
 
 export const DeployedResponse = Type.Object({ deployed: Type.Boolean(), address: Type.String() });
+export type DeployedResponse = Static<typeof DeployedResponse>;
 
 export const ApproveBody = Type.Object(
   {

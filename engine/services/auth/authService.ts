@@ -245,13 +245,16 @@ export class AuthService {
   /** Verifies the L2 headers of a request; returns who sent it or throws a specific 401. */
   authenticateL2(req: L2Request): Identity {
     const h = req.headers;
-    this.missing(h, L2_HEADERS, 'L2');
     const compat = this.compat;
-    const addressText = readAuthHeader(h, 'ADDRESS', compat)!;
-    const signature = readAuthHeader(h, 'SIGNATURE', compat)!;
-    const timestampText = readAuthHeader(h, 'TIMESTAMP', compat)!;
-    const apiKey = readAuthHeader(h, 'API_KEY', compat)!;
-    const passphrase = readAuthHeader(h, 'PASSPHRASE', compat)!;
+    const addressText = readAuthHeader(h, 'ADDRESS', compat);
+    const signature = readAuthHeader(h, 'SIGNATURE', compat);
+    const timestampText = readAuthHeader(h, 'TIMESTAMP', compat);
+    const apiKey = readAuthHeader(h, 'API_KEY', compat);
+    const passphrase = readAuthHeader(h, 'PASSPHRASE', compat);
+    if (addressText === undefined || signature === undefined || timestampText === undefined || apiKey === undefined || passphrase === undefined) {
+      this.missing(h, L2_HEADERS, 'L2');
+      throw new Error('unreachable: missing() throws when a header is absent');
+    }
 
     this.checkTimestamp(timestampText);
     const key = this.cachedKey(apiKey);

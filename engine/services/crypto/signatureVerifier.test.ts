@@ -80,3 +80,32 @@ test('after close, recoveries still answer (in this thread)', async () => {
   const r = await verifyOrderSignature(VECTOR, DOMAIN, v);
   assert.equal(r.recovered, '0x2c7536e3605d9c16a7a3d7b1898e529396a65c23');
 });
+
+test('requests made while the worker holds a batch wait for it and go together as the next batch', async () => {
+  const v = new SignatureVerifier({ mode: 'worker' });
+  try {
+    const cases = await Promise.all(
+      Array.from({ length: 230 }, async (_, i) => {
+        const account = privateKeyToAccount(generatePrivateKey());
+        const hash = keccak256(toBytes(`gather ${i}`));
+        return { account, hash, sig: await account.sign({ hash }) };
+      }),
+    );
+    const pending: Array<Promise<Address | null>> = [];
+    const ask = (from: number, to: number) => {
+      for (const c of cases.slice(from, to)) pending.push(v.recover(toBytes(c.hash), c.sig));
+    };
+    ask(0, 200); // the first batch: 200 recoveries keep the worker busy for several milliseconds
+    for (const [from, to] of [[200, 210], [210, 220], [220, 230]] as const) {
+      await new Promise((resolve) => setImmediate(resolve));
+      ask(from, to);
+    }
+    const got = await Promise.all(pending);
+    assert.deepEqual(got, cases.map((c) => c.account.address.toLowerCase()));
+    // Four groups of requests, but the later ones gathered behind the busy worker (2 batches when the
+    // machine is quiet; a descheduled main thread may let one answer slip between two groups).
+    assert.ok(v.stats.batches <= 3 && v.stats.inWorker === 230, JSON.stringify(v.stats));
+  } finally {
+    await v.close();
+  }
+});

@@ -86,6 +86,11 @@ export class SignatureVerifier {
       for (let i = 0; i < batch.length; i++) {
         batch[i]!.resolve(msg.ok[i] ? publicKeyToAddress(msg.pubs.subarray(64 * i, 64 * i + 64)) : null);
       }
+      // What queued while this batch was out goes now, as one message.
+      if (this.queue.length > 0 && !this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
     });
     const fail = () => {
       if (slot.dead) return;
@@ -93,6 +98,7 @@ export class SignatureVerifier {
       // Nothing is lost: what the worker held is recovered here instead.
       for (const batch of slot.inflight.values()) for (const p of batch) this.recoverInline(p);
       slot.inflight.clear();
+      if (this.queue.length > 0) this.flush();
     };
     worker.on('error', fail);
     worker.on('exit', fail);
@@ -124,16 +130,26 @@ export class SignatureVerifier {
     });
   }
 
+  /**
+   * Sends queued requests to idle workers, one batch each. A worker with a batch out gets nothing more
+   * until it answers: meanwhile requests gather, so under load batches grow and the per-message cost
+   * (structured clone, wake-up) is paid once per batch rather than once per event-loop turn.
+   */
   private flush(): void {
     this.scheduled = false;
     while (this.queue.length > 0) {
       const live = this.slots.filter((s) => !s.dead);
-      const batch = this.queue.splice(0, this.maxBatch);
       if (live.length === 0) {
-        for (const p of batch) this.recoverInline(p);
-        continue;
+        for (const p of this.queue.splice(0)) this.recoverInline(p);
+        return;
       }
-      const slot = live[this.rr++ % live.length]!;
+      let slot: WorkerSlot | undefined;
+      for (let k = 0; k < live.length && !slot; k++) {
+        const s = live[this.rr++ % live.length]!;
+        if (s.inflight.size === 0 || this.closed) slot = s;
+      }
+      if (!slot) return; // every worker is busy: its answer flushes the queue
+      const batch = this.queue.splice(0, this.maxBatch);
       const n = batch.length;
       const digests = new Uint8Array(32 * n);
       const rs = new Uint8Array(64 * n);

@@ -23,6 +23,7 @@ import {
   type LiveVolumeJson,
   type OpenInterestJson,
   type PositionJson,
+  type SortDirection,
   type TradeJson,
   type UserTradedJson,
   type UserValueJson,
@@ -45,7 +46,7 @@ import {
   timeWindow,
   type RawQuery,
 } from './dataQuery.js';
-import { MarketDirectory, type MarketInfo } from './marketInfo.js';
+import { MarketDirectory, marketFields, outcomeFields, type MarketInfo } from './marketInfo.js';
 import { MarkPrices } from './markPrices.js';
 import { isOpen, replayPositions, type PositionState, type ShareMovement } from './positionLedger.js';
 import { compareTokenIds, sortRows, type SortKey } from './rowOrder.js';
@@ -68,6 +69,18 @@ interface ValuedPosition {
   currentValue: bigint;
   cashPnl: bigint;
   realized: bigint;
+}
+
+/** Sort keys the open and the closed position lists share. */
+const SHARED_POSITION_KEYS = {
+  TITLE: (p: ValuedPosition) => p.info.title,
+  PRICE: (p: ValuedPosition) => p.curPrice,
+  AVGPRICE: (p: ValuedPosition) => p.state.avgPrice,
+};
+
+/** One page of positions in the requested order; ties go by token id, so pages never overlap. */
+function positionPage(rows: ValuedPosition[], key: SortKey<ValuedPosition>, direction: SortDirection, offset: number, limit: number): ValuedPosition[] {
+  return sortRows(rows, key, direction, (a, b) => compareTokenIds(a.state.asset, b.state.asset)).slice(offset, offset + limit);
 }
 
 export class DataService {
@@ -122,16 +135,11 @@ export class DataService {
       TOKENS: (p: ValuedPosition) => p.state.amount,
       CASHPNL: (p: ValuedPosition) => p.cashPnl,
       PERCENTPNL: (p: ValuedPosition) => percentOf(p.cashPnl, p.initialValue),
-      TITLE: (p: ValuedPosition) => p.info.title,
       RESOLVING: (p: ValuedPosition) => p.info.endDateTime,
-      PRICE: (p: ValuedPosition) => p.curPrice,
-      AVGPRICE: (p: ValuedPosition) => p.state.avgPrice,
+      ...SHARED_POSITION_KEYS,
     }[sortBy];
-    const page = sortRows(rows, key, direction, (a, b) => compareTokenIds(a.state.asset, b.state.asset)).slice(offset, offset + limit);
-
-    return page.map((p) => {
+    return positionPage(rows, key, direction, offset, limit).map((p) => {
       const s = p.state;
-      const opposite = 1 - s.outcomeIndex;
       return {
         proxyWallet: user,
         asset: s.asset,
@@ -148,15 +156,9 @@ export class DataService {
         curPrice: microToNumber(p.curPrice),
         redeemable: p.info.winner !== null,
         mergeable: isMergeable(p),
-        title: p.info.title,
-        slug: p.info.slug,
-        icon: p.info.icon,
-        eventSlug: p.info.eventSlug,
+        ...marketFields(p.info),
         eventId: p.info.eventId,
-        outcome: p.info.outcome(s.outcomeIndex),
-        outcomeIndex: s.outcomeIndex,
-        oppositeOutcome: p.info.outcome(opposite),
-        oppositeAsset: p.info.tokenId(opposite),
+        ...outcomeFields(p.info, s.outcomeIndex),
         endDate: p.info.endDay,
         negativeRisk: p.info.negativeRisk,
       };
@@ -184,16 +186,11 @@ export class DataService {
 
     const key: SortKey<ValuedPosition> = {
       REALIZEDPNL: (p: ValuedPosition) => p.realized,
-      TITLE: (p: ValuedPosition) => p.info.title,
-      PRICE: (p: ValuedPosition) => p.curPrice,
-      AVGPRICE: (p: ValuedPosition) => p.state.avgPrice,
+      ...SHARED_POSITION_KEYS,
       TIMESTAMP: (p: ValuedPosition) => p.state.closedAtMs ?? 0,
     }[sortBy];
-    const page = sortRows(rows, key, direction, (a, b) => compareTokenIds(a.state.asset, b.state.asset)).slice(offset, offset + limit);
-
-    return page.map((p) => {
+    return positionPage(rows, key, direction, offset, limit).map((p) => {
       const s = p.state;
-      const opposite = 1 - s.outcomeIndex;
       return {
         proxyWallet: user,
         asset: s.asset,
@@ -203,14 +200,8 @@ export class DataService {
         realizedPnl: microToNumber(p.realized),
         curPrice: microToNumber(p.curPrice),
         timestamp: Math.floor((s.closedAtMs ?? 0) / 1000),
-        title: p.info.title,
-        slug: p.info.slug,
-        icon: p.info.icon,
-        eventSlug: p.info.eventSlug,
-        outcome: p.info.outcome(s.outcomeIndex),
-        outcomeIndex: s.outcomeIndex,
-        oppositeOutcome: p.info.outcome(opposite),
-        oppositeAsset: p.info.tokenId(opposite),
+        ...marketFields(p.info),
+        ...outcomeFields(p.info, s.outcomeIndex),
         endDate: p.info.endDateTime,
       };
     });
@@ -321,10 +312,7 @@ export class DataService {
         size: microToNumber(f.size),
         price: microToNumber(f.price),
         timestamp: Math.floor(f.timeMs / 1000),
-        title: info.title,
-        slug: info.slug,
-        icon: info.icon,
-        eventSlug: info.eventSlug,
+        ...marketFields(info),
         outcome: info.outcome(f.outcomeIndex),
         outcomeIndex: f.outcomeIndex,
         ...EMPTY_PROFILE,
@@ -385,10 +373,7 @@ export class DataService {
             asset: r.asset,
             side: rowSide,
             outcomeIndex: r.outcomeIndex,
-            title: info.title,
-            slug: info.slug,
-            icon: info.icon,
-            eventSlug: info.eventSlug,
+            ...marketFields(info),
             outcome: info.outcome(r.outcomeIndex),
             ...EMPTY_PROFILE,
           },
@@ -416,10 +401,7 @@ export class DataService {
             asset: '',
             side: '',
             outcomeIndex: 999,
-            title: info.title,
-            slug: info.slug,
-            icon: info.icon,
-            eventSlug: info.eventSlug,
+            ...marketFields(info),
             outcome: '',
             ...EMPTY_PROFILE,
           },

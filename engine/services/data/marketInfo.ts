@@ -24,6 +24,17 @@ export interface MarketInfo {
   tokenId(index: number): string;
 }
 
+/** The market fields every data API row carries (schemas/data.ts `marketFields`), in wire order. */
+export function marketFields(info: MarketInfo): { title: string; slug: string; icon: string; eventSlug: string } {
+  return { title: info.title, slug: info.slug, icon: info.icon, eventSlug: info.eventSlug };
+}
+
+/** A position's outcome and the other outcome of its (binary) market, in wire order. */
+export function outcomeFields(info: MarketInfo, outcomeIndex: number) {
+  const opposite = 1 - outcomeIndex;
+  return { outcome: info.outcome(outcomeIndex), outcomeIndex, oppositeOutcome: info.outcome(opposite), oppositeAsset: info.tokenId(opposite) };
+}
+
 export class MarketDirectory {
   private readonly cache = new Map<string, MarketInfo>();
   private eventSlugs: Map<number, string> | undefined;

@@ -114,6 +114,16 @@ describe('order lifecycle', () => {
   });
 
   describe('restart', () => {
+    it('still refuses, after a restart, the duplicate of an order placed before it (the index is rebuilt from the table)', async () => {
+      const body = await buy(alice, 500_000n, 10);
+      const first = await h.orders.place(A, body);
+      assert.equal(first.success, true);
+      h = await h.reopen();
+      const again = await h.orders.place(A, body);
+      assert.equal(again.error_code, 'INVALID_ORDER_DUPLICATED');
+      assert.match(again.error_msg ?? '', new RegExp(first.order_id!));
+    });
+
     it('rebuilds books, balances and reservations from the database in time order', async () => {
       const first = await h.orders.place(A, await buy(alice, 500_000n, 10));
       const second = await h.orders.place(B, await buy(bob, 500_000n, 10));

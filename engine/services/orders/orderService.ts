@@ -18,7 +18,8 @@ import { decodeCursor, pageOf, type Page } from './pageCursor.js';
 import { accepted, rejected, type PlacementResult } from './placementResult.js';
 import { settleFill } from './settleFill.js';
 import { toTradeRecord, type TradeRecord } from './tradeRecord.js';
-import { GTD_BUFFER_SECONDS, isRejection, validateOrder } from './validateOrder.js';
+import { sharedSignatureVerifier, type SignatureVerifier } from '../crypto/signatureVerifier.js';
+import { GTD_BUFFER_SECONDS, isRejection, signingDigestOf, validateOrder, type ValidationDeps } from './validateOrder.js';
 
 export type { PlacementResult } from './placementResult.js';
 export type { OrderRecord } from './orderRecord.js';
@@ -74,14 +75,23 @@ export class OrderService {
   private readonly books = new Map<string, MarketBook>();
   private readonly live = new Map<string, LiveOrder>();
   private readonly sheet = new BalanceSheet();
-  /** Digests and maker+salt keys of accepted orders whose rows are not committed yet. */
-  private readonly pendingKeys = new Set<string>();
+  /**
+   * Duplicate index: 'd:'+digest and 's:'+maker+':'+salt of every order ever stored or accepted and
+   * being committed. Loaded from the table on first use, so placement never queries for duplicates.
+   */
+  private dupKeys: Set<string> | undefined;
+  /** Signature recovery; batched to a worker thread when the verifier runs in worker mode. */
+  private readonly verifier: SignatureVerifier;
   private readonly lastTrades = new Map<string, { price: bigint; side: OrderSide }>();
   private readonly ids = new UlidFactory();
   private readonly expiry: ExpiryTimer;
   private readonly wallets = new Map<string, string>();
 
-  constructor(private readonly ctx: EngineContext) {
+  constructor(
+    private readonly ctx: EngineContext,
+    opts: { verifier?: SignatureVerifier } = {},
+  ) {
+    this.verifier = opts.verifier ?? sharedSignatureVerifier();
     this.orderRepo = new OrderRepo(ctx.db);
     this.tradeRepo = new TradeRepo(ctx.db);
     this.balanceRepo = new BalanceRepo(ctx.db);
@@ -117,6 +127,7 @@ export class OrderService {
       });
     }
     for (const t of this.tradeRepo.latestPerCondition()) this.rememberLastTrade(t);
+    this.duplicateKeys();
     this.expiry.arm();
   }
 
@@ -135,7 +146,12 @@ export class OrderService {
       this.checkOwner(identity, body, undefined);
       this.checkPause(body);
     }
-    const { result, ops, keys } = this.placeNow(identity, body);
+    // The signature is recovered first (in a worker batch when the verifier has one); everything else,
+    // validation included, then runs synchronously so placements of one turn still see each other.
+    const deps = this.validationDeps();
+    const digest = signingDigestOf(body, deps);
+    if (digest !== undefined) deps.signatureCheck = { digest, recovered: await this.verifier.recover(digest, body.order.signature) };
+    const { result, ops, keys } = this.placeNow(identity, body, deps);
     if (ops.length === 0) return result;
     try {
       await this.ctx.writes.commit(() => {
@@ -143,10 +159,34 @@ export class OrderService {
       });
       return result;
     } catch (e) {
+      // Not stored, so not a duplicate of anything.
+      for (const k of keys) this.dupKeys?.delete(k);
       return rejected('EXECUTION_ERROR', `could not run the execution: the database refused the write (${(e as Error).message}).`);
-    } finally {
-      for (const k of keys) this.pendingKeys.delete(k);
     }
+  }
+
+  private validationDeps(): ValidationDeps {
+    return {
+      nowMs: this.ctx.clock.nowMs(),
+      chainId: this.ctx.config.chainId,
+      contracts: this.ctx.chain.contracts,
+      byToken: (t) => this.ctx.markets.byToken(t) as { market: TradableMarket; outcomeIndex: 0 | 1 } | undefined,
+      walletOf: (type, signer) => this.walletOf(type, signer),
+      conditionIdOptional: this.ctx.config.profile === 'polymarket',
+    };
+  }
+
+  /** The duplicate index (see dupKeys), built from the orders table on first use. */
+  private duplicateKeys(): Set<string> {
+    if (!this.dupKeys) {
+      const keys = new Set<string>();
+      this.orderRepo.forEachDuplicateKey((digest, maker, salt) => {
+        keys.add('d:' + digest);
+        keys.add('s:' + maker + ':' + salt);
+      });
+      this.dupKeys = keys;
+    }
+    return this.dupKeys;
   }
 
   /** Places 1..15 orders (POST /orders): request-level checks for every entry first, then each entry in order. */
@@ -190,24 +230,18 @@ export class OrderService {
   }
 
   /** The synchronous part of a placement: returns the result and the writes that make it durable. */
-  private placeNow(identity: OrderIdentity, body: PostOrderBody): { result: PlacementResult; ops: Op[]; keys: string[] } {
-    const ops: Op[] = [];
-    ops.push(...this.expireDueNow());
+  private placeNow(identity: OrderIdentity, body: PostOrderBody, deps: ValidationDeps): { result: PlacementResult; ops: Op[]; keys: string[] } {
+    const ops: Op[] = this.expireDueNow();
     const now = this.ctx.clock.nowMs();
-    const v = validateOrder(identity, body, {
-      nowMs: now,
-      chainId: this.ctx.config.chainId,
-      contracts: this.ctx.chain.contracts,
-      byToken: (t) => this.ctx.markets.byToken(t) as { market: TradableMarket; outcomeIndex: 0 | 1 } | undefined,
-      walletOf: (type, signer) => this.walletOf(type, signer),
-      conditionIdOptional: this.ctx.config.profile === 'polymarket',
-    });
+    deps.nowMs = now;
+    const v = validateOrder(identity, body, deps);
     if (isRejection(v)) return { result: rejected(v.code, v.message), ops, keys: [] };
 
     const digestKey = 'd:' + v.digest;
     const saltKey = 's:' + v.maker + ':' + v.salt;
-    const dup = this.pendingKeys.has(digestKey) || this.pendingKeys.has(saltKey) ? 'a pending order' : this.orderRepo.findDuplicate(v.digest, v.maker, v.salt);
-    if (dup !== undefined) {
+    const dupKeys = this.duplicateKeys();
+    if (dupKeys.has(digestKey) || dupKeys.has(saltKey)) {
+      const dup = this.orderRepo.findDuplicate(v.digest, v.maker, v.salt) ?? 'a pending order';
       return {
         result: rejected(
           'INVALID_ORDER_DUPLICATED',
@@ -280,8 +314,8 @@ export class OrderService {
       return { result: rejected('FOK_ORDER_NOT_FILLED_ERROR'), ops, keys: [] };
     }
 
-    const txHash = '0x' + createHash('sha256').update('settlement:' + order.id).digest('hex');
     const tradeOps: Op[] = [];
+    const txHash = outcome.fills.length === 0 ? '' : '0x' + createHash('sha256').update('settlement:' + order.id).digest('hex');
     for (const fill of outcome.fills) {
       const maker = this.live.get(fill.makerId);
       if (!maker) throw new Error(`book returned a fill against unknown order ${fill.makerId}`);
@@ -305,9 +339,10 @@ export class OrderService {
     }
 
     const row: OrderRow = { ...order };
-    ops.push(() => this.orderRepo.insert(row), ...tradeOps);
-    this.pendingKeys.add(digestKey);
-    this.pendingKeys.add(saltKey);
+    ops.push(() => this.orderRepo.insert(row));
+    for (const op of tradeOps) ops.push(op);
+    dupKeys.add(digestKey);
+    dupKeys.add(saltKey);
     const status = order.sizeMatched > 0n ? 'matched' : outcome.rested ? 'live' : 'unmatched';
     return { result: accepted(order.id, status, warning), ops, keys: [digestKey, saltKey] };
   }

@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import { POLYGON_EXCHANGE_ADDRESS, POLYGON_NEG_RISK_EXCHANGE_ADDRESS } from '../../protocol/contractAddresses.js';
 import type { PostOrderBody } from '../../protocol/eip712.js';
 import type { TradableMarket } from './liveOrder.js';
-import { isRejection, validateOrder, type ValidationDeps } from './validateOrder.js';
+import { bytesToHex } from '../crypto/orderDigest.js';
+import { isRejection, signingDigestOf, validateOrder, type ValidationDeps } from './validateOrder.js';
 
 // trading-api.md §6.3: the full request known-answer vector (public body shape, compatibility profile).
 const TOKEN = '71321045679252212594626385532706912750332728571942532289631379312455583992563';
@@ -33,6 +34,23 @@ const deps = (over: Partial<ValidationDeps> = {}): ValidationDeps => ({
 });
 
 describe('validateOrder', () => {
+  it('signingDigestOf gives the digest validateOrder checks, and a precomputed signature check is used as given', () => {
+    const digest = signingDigestOf(VECTOR_BODY, deps());
+    assert.ok(digest);
+    assert.equal(bytesToHex(digest), '0x24aed465e78a205d68396b89765b6e3f9a80305e47e65d2bcab6c2aba627fe7c');
+    const ok = validateOrder(IDENTITY, VECTOR_BODY, deps({ signatureCheck: { digest, recovered: IDENTITY.address as `0x${string}` } }));
+    assert.ok(!isRejection(ok));
+    const other = '0x' + '11'.repeat(20);
+    const bad = validateOrder(IDENTITY, VECTOR_BODY, deps({ signatureCheck: { digest, recovered: other as `0x${string}` } }));
+    assert.ok(isRejection(bad));
+    assert.match(bad.message, new RegExp(`recovers ${other}, not the signer`));
+  });
+
+  it('signingDigestOf is undefined for an unknown token, leaving the rejection to validateOrder', () => {
+    const body = { ...VECTOR_BODY, order: { ...VECTOR_BODY.order, tokenId: '999' } };
+    assert.equal(signingDigestOf(body, deps()), undefined);
+  });
+
   it('accepts the public known-answer order and derives its digest, price and size', () => {
     const v = validateOrder(IDENTITY, VECTOR_BODY, deps());
     assert.ok(!isRejection(v), isRejection(v) ? v.message : '');

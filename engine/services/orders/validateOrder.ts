@@ -44,6 +44,11 @@ export interface ValidationDeps {
   walletOf(signatureType: 1 | 2, signer: string): string | undefined;
   /** Compatibility profile: conditionId may be omitted (decisions §6). */
   conditionIdOptional: boolean;
+  /**
+   * The order digest and the address its signature recovers, computed ahead (signingDigestOf, then a
+   * batched recovery off the main thread). Without it both are computed here.
+   */
+  signatureCheck?: { digest: Uint8Array; recovered: Address | null };
 }
 
 const SIG_NAMES = ['EOA', 'POLY_PROXY', 'POLY_GNOSIS_SAFE'] as const;
@@ -57,6 +62,10 @@ function canonicalUint(text: string | number): string | undefined {
   const s = String(text);
   if (!/^\d{1,78}$/.test(s)) return undefined;
   return BigInt(s).toString();
+}
+
+function domainTextOf(negRisk: boolean, verifyingContract: Address, chainId: number): string {
+  return `${negRisk ? 'neg-risk exchange' : 'exchange'} ${verifyingContract} on chain ${chainId}`;
 }
 
 /**
@@ -179,24 +188,29 @@ export function validateOrder(identity: OrderIdentity, body: PostOrderBody, deps
   }
 
   const verifyingContract = orderVerifyingContract(deps.contracts, market.negRisk);
-  const domainText = `${market.negRisk ? 'neg-risk exchange' : 'exchange'} ${verifyingContract} on chain ${deps.chainId}`;
   let digestBytes: Uint8Array;
-  try {
-    digestBytes = orderDigest({ ...o, tokenId, salt: String(o.salt) }, { chainId: deps.chainId, verifyingContract });
-  } catch (e) {
-    if (e instanceof OrderEncodingError) return rejection('INVALID_ORDER_ERROR', `order is invalid. ${e.message}`);
-    throw e;
+  let recovered: Address | null;
+  if (deps.signatureCheck) {
+    digestBytes = deps.signatureCheck.digest;
+    recovered = deps.signatureCheck.recovered;
+  } else {
+    try {
+      digestBytes = orderDigest({ ...o, tokenId, salt: String(o.salt) }, { chainId: deps.chainId, verifyingContract });
+    } catch (e) {
+      if (e instanceof OrderEncodingError) return rejection('INVALID_ORDER_ERROR', `order is invalid. ${e.message}`);
+      throw e;
+    }
+    recovered = recoverAddress(digestBytes, o.signature);
   }
   const digest = bytesToHex(digestBytes);
-  const recovered = recoverAddress(digestBytes, o.signature);
   if (recovered === null) {
-    return rejection('INVALID_ORDER_ERROR', `invalid signature: it is not a 65-byte r‖s‖v ECDSA signature (low-s) of the order digest ${digest} under the ${domainText}.`);
+    return rejection('INVALID_ORDER_ERROR', `invalid signature: it is not a 65-byte r‖s‖v ECDSA signature (low-s) of the order digest ${digest} under the ${domainTextOf(market.negRisk, verifyingContract, deps.chainId)}.`);
   }
   if (recovered.toLowerCase() !== signer) {
     const other = orderVerifyingContract(deps.contracts, !market.negRisk);
     return rejection(
       'INVALID_ORDER_ERROR',
-      `invalid signature: under the ${domainText} (market neg_risk=${market.negRisk}) it recovers ${recovered.toLowerCase()}, not the signer ${signer}. ` +
+      `invalid signature: under the ${domainTextOf(market.negRisk, verifyingContract, deps.chainId)} (market neg_risk=${market.negRisk}) it recovers ${recovered.toLowerCase()}, not the signer ${signer}. ` +
         `Sign with verifyingContract ${verifyingContract} (not ${other}) and chainId ${deps.chainId}, and check signatureType and maker.`,
     );
   }
@@ -221,6 +235,24 @@ export function validateOrder(identity: OrderIdentity, body: PostOrderBody, deps
     signature: o.signature,
     expiration,
   };
+}
+
+/**
+ * The digest validateOrder checks the signature against (same fields, same domain), or undefined when
+ * the order cannot get that far (unknown token, unencodable field): validateOrder then says why.
+ */
+export function signingDigestOf(body: PostOrderBody, deps: Pick<ValidationDeps, 'chainId' | 'contracts' | 'byToken'>): Uint8Array | undefined {
+  const o = body.order;
+  const tokenId = canonicalUint(o.tokenId);
+  const found = tokenId === undefined ? undefined : deps.byToken(tokenId);
+  if (!found || tokenId === undefined) return undefined;
+  const verifyingContract = orderVerifyingContract(deps.contracts, found.market.negRisk);
+  try {
+    return orderDigest({ ...o, tokenId, salt: String(o.salt) }, { chainId: deps.chainId, verifyingContract });
+  } catch (e) {
+    if (e instanceof OrderEncodingError) return undefined;
+    throw e;
+  }
 }
 
 export function isRejection(v: ValidOrder | Rejection): v is Rejection {

@@ -2,30 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 // Payloads are signed exactly as callers sign them, with the client's builders (test-only upward import).
 import { buildSafeCreateSubmit, buildWalletProxyBody, buildWalletSafeBody } from '../../client/relayerSigners.js';
-import { isApiError } from '../../protocol/errors.js';
-import type { TransactionRecord } from '../../protocol/schemas/relayer.js';
-import type { RelayerService } from './relayerService.js';
-import { startRelayerHarness, type RelayerHarness } from './relayerTestHarness.js';
-
-async function rejectsWith(p: Promise<unknown>, code: string, status: number, message?: RegExp): Promise<void> {
-  await assert.rejects(p, (e: unknown) => {
-    assert.ok(isApiError(e), `expected an ApiError, got ${String(e)}`);
-    assert.equal(e.code, code, e.message);
-    assert.equal(e.status, status);
-    if (message) assert.match(e.message, message);
-    return true;
-  });
-}
-
-async function waitFor(relayer: () => RelayerService, id: string, states: string[], timeoutMs = 20_000): Promise<TransactionRecord> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const [tx] = relayer().transaction({ id });
-    if (tx && states.includes(tx.state)) return tx;
-    if (Date.now() > deadline) assert.fail(`transaction ${id} still ${tx?.state} (${tx?.errorMsg}) after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { rejectsWith, startRelayerHarness, waitForState, type RelayerHarness } from './relayerTestHarness.js';
 
 async function safeCreateBody(h: RelayerHarness, u: ReturnType<RelayerHarness['user']>) {
   return buildSafeCreateSubmit(u.account, { chainId: h.ctx.chain.chainId, safeFactory: h.ctx.chain.deployment.safeFactory, safe: h.relayer.chain.walletOf(u.auth, 'SAFE') });
@@ -77,7 +54,7 @@ describe('relayer when the node goes away mid-flight', () => {
       };
       const res = await h.relayer.submit(u.auth, await safeCreateBody(h, u));
       assert.equal(res.state, 'STATE_NEW');
-      const failed = await waitFor(() => h.relayer, res.transactionID, ['STATE_FAILED']);
+      const failed = await waitForState(h, res.transactionID, ['STATE_FAILED']);
       assert.match(failed.errorMsg, /^wallet_transport_error: broadcast failed: /);
       assert.equal(failed.transactionHash, '');
       await rejectsWith(h.relayer.nonce({ address: u.auth, type: 'SAFE' }), 'wallet_transport_error', 502);
@@ -114,7 +91,7 @@ describe('relayer restart', () => {
       await new Promise((r) => setTimeout(r, 100));
       assert.equal(h.relayer.transaction({ id: res.transactionID })[0]?.state, 'STATE_NEW');
       await h.restartService();
-      const done = await waitFor(() => h.relayer, res.transactionID, ['STATE_CONFIRMED']);
+      const done = await waitForState(h, res.transactionID, ['STATE_CONFIRMED']);
       assert.match(done.transactionHash, /^0x[0-9a-f]{64}$/);
       assert.deepEqual(await h.relayer.deployed({ address: u.auth, type: 'SAFE' }), { deployed: true, address: done.proxyAddress });
     } finally {
@@ -130,17 +107,17 @@ describe('relayer restart', () => {
       await rpc('evm_setAutomine', [false]);
       const u = h.user();
       const res = await h.relayer.submit(u.auth, await safeCreateBody(h, u));
-      const executed = await waitFor(() => h.relayer, res.transactionID, ['STATE_EXECUTED']);
+      const executed = await waitForState(h, res.transactionID, ['STATE_EXECUTED']);
       assert.match(executed.transactionHash, /^0x[0-9a-f]{64}$/);
 
       await h.restartService({ confirmations: 2 });
       await rpc('evm_mine');
-      const mined = await waitFor(() => h.relayer, res.transactionID, ['STATE_MINED']);
+      const mined = await waitForState(h, res.transactionID, ['STATE_MINED']);
       assert.equal(mined.transactionHash, executed.transactionHash);
       await new Promise((r) => setTimeout(r, 300));
       assert.equal(h.relayer.transaction({ id: res.transactionID })[0]?.state, 'STATE_MINED', 'one block is not two confirmations');
       await rpc('evm_mine');
-      await waitFor(() => h.relayer, res.transactionID, ['STATE_CONFIRMED']);
+      await waitForState(h, res.transactionID, ['STATE_CONFIRMED']);
       await rpc('evm_setAutomine', [true]);
     } finally {
       await h.close();

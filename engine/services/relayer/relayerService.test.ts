@@ -6,8 +6,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { buildProxySubmit, buildSafeCreateSubmit, buildSafeSubmit, buildWalletProxyBody, buildWalletSafeBody } from '../../client/relayerSigners.js';
 import { isApiError } from '../../protocol/errors.js';
 import { ZERO_HASH } from '../../protocol/relayerSigning.js';
-import type { TransactionRecord } from '../../protocol/schemas/relayer.js';
-import { startRelayerHarness, type RelayerHarness } from './relayerTestHarness.js';
+import { rejectsWith, startRelayerHarness, waitForState, type RelayerHarness } from './relayerTestHarness.js';
 
 let h: RelayerHarness;
 before(async () => {
@@ -16,29 +15,6 @@ before(async () => {
 after(async () => {
   await h?.close();
 });
-
-async function rejectsWith(p: Promise<unknown>, code: string, status: number, message?: RegExp): Promise<void> {
-  await assert.rejects(p, (e: unknown) => {
-    assert.ok(isApiError(e), `expected an ApiError, got ${String(e)}`);
-    assert.equal(e.code, code, e.message);
-    assert.equal(e.status, status);
-    if (message) assert.match(e.message, message);
-    return true;
-  });
-}
-
-async function waitFor(id: string, states: string[], timeoutMs = 20_000): Promise<TransactionRecord> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const [tx] = h.relayer.transaction({ id });
-    if (tx && states.includes(tx.state)) return tx;
-    if (tx && ['STATE_FAILED', 'STATE_INVALID'].includes(tx.state) && !states.includes(tx.state)) {
-      assert.fail(`transaction ${id} ended ${tx.state}: ${tx.errorMsg}`);
-    }
-    if (Date.now() > deadline) assert.fail(`transaction ${id} still ${tx?.state} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 const contracts = () => {
   const d = h.ctx.chain.deployment;
@@ -55,7 +31,7 @@ async function deploySafe(user: ReturnType<RelayerHarness['user']>): Promise<Add
   const safe = h.relayer.chain.walletOf(user.auth, 'SAFE');
   const body = await buildSafeCreateSubmit(user.account, { chainId: h.ctx.chain.chainId, safeFactory: contracts().safeFactory, safe });
   const { transactionID } = await h.relayer.submit(user.auth, body);
-  await waitFor(transactionID, ['STATE_CONFIRMED']);
+  await waitForState(h, transactionID, ['STATE_CONFIRMED']);
   return safe;
 }
 
@@ -69,11 +45,11 @@ describe('POST /submit SAFE-CREATE', () => {
     const res = await h.relayer.submit(u.auth, body);
     assert.equal(res.state, 'STATE_NEW');
     assert.match(res.transactionID, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    const mined = await waitFor(res.transactionID, ['STATE_MINED', 'STATE_CONFIRMED']);
+    const mined = await waitForState(h, res.transactionID, ['STATE_MINED', 'STATE_CONFIRMED']);
     // MINED is reported only once the reads see the block.
     assert.deepEqual(await h.relayer.deployed({ address: safe }), { deployed: true, address: safe });
     assert.deepEqual(await h.relayer.deployed({ address: u.auth, type: 'SAFE' }), { deployed: true, address: safe });
-    const done = await waitFor(res.transactionID, ['STATE_CONFIRMED']);
+    const done = await waitForState(h, res.transactionID, ['STATE_CONFIRMED']);
     console.log(`    SAFE-CREATE submit → CONFIRMED in ${Date.now() - t0} ms`);
     assert.match(done.transactionHash, /^0x[0-9a-f]{64}$/);
     assert.equal(mined.transactionHash, done.transactionHash);
@@ -108,7 +84,7 @@ describe('POST /submit SAFE-CREATE', () => {
     assert.equal('nonce' in body, false);
     assert.equal('metadata' in body, false);
     const res = await h.relayer.submit(u.auth, { ...body, to: String(body.to).toUpperCase().replace('0X', '0x') });
-    await waitFor(res.transactionID, ['STATE_CONFIRMED']);
+    await waitForState(h, res.transactionID, ['STATE_CONFIRMED']);
   });
 });
 
@@ -124,9 +100,9 @@ describe('POST /submit SAFE', () => {
     const t0 = Date.now();
     const res = await h.relayer.submit(u.auth, body);
     assert.equal(res.state, 'STATE_NEW');
-    const mined = await waitFor(res.transactionID, ['STATE_MINED', 'STATE_CONFIRMED']);
+    const mined = await waitForState(h, res.transactionID, ['STATE_MINED', 'STATE_CONFIRMED']);
     assert.deepEqual(await h.relayer.nonce({ address: u.auth, type: 'SAFE' }), { nonce: '1' });
-    const done = await waitFor(res.transactionID, ['STATE_CONFIRMED']);
+    const done = await waitForState(h, res.transactionID, ['STATE_CONFIRMED']);
     console.log(`    SAFE submit → CONFIRMED in ${Date.now() - t0} ms`);
     assert.equal(mined.nonce, '0');
     assert.equal(done.metadata, 'approve test');
@@ -147,7 +123,7 @@ describe('POST /submit SAFE', () => {
     });
     assert.equal((body.signatureParams as Record<string, string>).operation, '1');
     const res = await h.relayer.submit(u.auth, body);
-    await waitFor(res.transactionID, ['STATE_CONFIRMED']);
+    await waitForState(h, res.transactionID, ['STATE_CONFIRMED']);
     assert.equal(await allowance(contracts().collateral, safe, a), 1n);
     assert.equal(await allowance(contracts().collateral, safe, b), 2n);
 
@@ -162,7 +138,7 @@ describe('POST /submit SAFE', () => {
       type: 'SAFE', from: u.auth, to: tx.to, proxyWallet: safe, data: tx.data, nonce: '1', signature: sig,
       signatureParams: { operation: '0', safeTxGas: '0', baseGas: '0', gasPrice: '0', gasToken: tx.gasToken, refundReceiver: tx.refundReceiver },
     });
-    await waitFor(res2.transactionID, ['STATE_CONFIRMED']);
+    await waitForState(h, res2.transactionID, ['STATE_CONFIRMED']);
     assert.equal(await allowance(contracts().collateral, safe, a), 5n);
   });
 
@@ -180,7 +156,7 @@ describe('POST /submit SAFE', () => {
     assert.equal(bad.length, 1);
     assert.equal(bad[0]!.reason.code, 'relayer_nonce_conflict');
     assert.equal(bad[0]!.reason.status, 409);
-    await waitFor((ok[0] as PromiseFulfilledResult<{ transactionID: string }>).value.transactionID, ['STATE_CONFIRMED']);
+    await waitForState(h, (ok[0] as PromiseFulfilledResult<{ transactionID: string }>).value.transactionID, ['STATE_CONFIRMED']);
     await rejectsWith(h.relayer.submit(u.auth, await mk('0', 3n)), 'relayer_nonce_conflict', 409, /stale/);
   });
 
@@ -243,7 +219,7 @@ describe('POST /submit SAFE', () => {
     }
     assert.equal(sp.safeTxnGas, '0');
     const res = await h.relayer.submit(u.auth, good);
-    await waitFor(res.transactionID, ['STATE_CONFIRMED']);
+    await waitForState(h, res.transactionID, ['STATE_CONFIRMED']);
   });
 });
 
@@ -260,7 +236,7 @@ describe('POST /submit PROXY', () => {
     const body = await buildProxySubmit(u.account, payload, [{ to: contracts().collateral, data: approveData(spender, maxUint256) }], { gasLimit: 300_000n, proxyWallet: wallet });
     const t0 = Date.now();
     const res = await h.relayer.submit(u.auth, body);
-    const done = await waitFor(res.transactionID, ['STATE_CONFIRMED']);
+    const done = await waitForState(h, res.transactionID, ['STATE_CONFIRMED']);
     console.log(`    PROXY submit → CONFIRMED in ${Date.now() - t0} ms`);
     assert.equal(done.type, 'PROXY');
     assert.equal(done.proxyAddress, wallet);

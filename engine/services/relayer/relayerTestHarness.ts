@@ -2,6 +2,7 @@
  * Test support (not a test): a real anvil chain from the chain package, a real SQLite file, and a
  * RelayerService wired on a minimal EngineContext, so the relayer's own tests need no other service.
  */
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,8 @@ import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 
 import type { Address } from 'viem';
 import { startChain } from '../../chain/startChain.js';
 import { resolveConfig, type ChainMode } from '../../config.js';
+import { isApiError } from '../../protocol/errors.js';
+import type { TransactionRecord } from '../../protocol/schemas/relayer.js';
 import { openDatabase, type Db } from '../../store/database.js';
 import { loadOrCreateSecrets } from '../../store/secrets.js';
 import { WriteBatcher } from '../../store/writeBatcher.js';
@@ -62,4 +65,30 @@ export async function startRelayerHarness(opts: { chain?: ChainMode; settings?: 
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Asserts that `p` rejects with the ApiError `code` / `status` (and a message matching `message`). */
+export async function rejectsWith(p: Promise<unknown>, code: string, status: number, message?: RegExp): Promise<void> {
+  await assert.rejects(p, (e: unknown) => {
+    assert.ok(isApiError(e), `expected an ApiError, got ${String(e)}`);
+    assert.equal(e.code, code, e.message);
+    assert.equal(e.status, status);
+    if (message) assert.match(e.message, message);
+    return true;
+  });
+}
+
+/**
+ * Polls the (current) relayer's GET /transaction until `id` reaches one of `states`; a final failure
+ * it was not waiting for fails at once, with the transaction's error.
+ */
+export async function waitForState(h: Pick<RelayerHarness, 'relayer'>, id: string, states: string[], timeoutMs = 20_000): Promise<TransactionRecord> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [tx] = h.relayer.transaction({ id });
+    if (tx && states.includes(tx.state)) return tx;
+    if (tx && ['STATE_FAILED', 'STATE_INVALID'].includes(tx.state)) assert.fail(`transaction ${id} ended ${tx.state}: ${tx.errorMsg}`);
+    if (Date.now() > deadline) assert.fail(`transaction ${id} still ${tx?.state} (${tx?.errorMsg}) after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }

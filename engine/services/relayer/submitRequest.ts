@@ -4,6 +4,7 @@
  * carries relayerFee / relay / relayHub and no approvalData (default 0x).
  */
 import type { Address, Hex } from 'viem';
+import type { SafeTx } from '../../protocol/relayerSigning.js';
 import { SUBMIT_TYPES } from '../../protocol/schemas/relayer.js';
 import {
   fieldError,
@@ -29,18 +30,11 @@ interface Common {
   metadata: string;
 }
 
-export interface SafeSubmit extends Common {
+/** A SAFE submit is the Safe transaction its owner signed, plus who sent it. */
+export interface SafeSubmit extends Common, SafeTx {
   type: 'SAFE';
-  nonce: bigint;
-  value: bigint;
   /** The value field as sent ("" when absent), for the record. */
   valueText: string;
-  operation: number;
-  safeTxGas: bigint;
-  baseGas: bigint;
-  gasPrice: bigint;
-  gasToken: Address;
-  refundReceiver: Address;
 }
 
 export interface SafeCreateSubmit extends Common {

@@ -12,22 +12,7 @@ import { buildSafeSubmit, buildWalletSafeBody, type RelayerSigner } from '../../
 import type { Address, Side } from '../../../engine/protocol/eip712.js';
 import { SERVICES, type ServiceUrls } from '../env.js';
 import type { AdminApi, PublicApi, TraderApi, TraderContext } from './terminalApi.js';
-import type {
-  BalanceAllowance,
-  BookSnapshot,
-  CancelResult,
-  DeployedStatus,
-  ExchangeConfig,
-  HolderGroup,
-  Market,
-  OrderRecord,
-  Page,
-  PlacementResult,
-  Position,
-  RelayerTransaction,
-  TradeRecord,
-  WalletDeployResult,
-} from './types.js';
+import type { Market, Page, PlacementResult, TradeRecord } from './types.js';
 
 /** The client library's HTTP error: status, stable code, and the server body. */
 export { ClientHttpError as HttpError };
@@ -44,24 +29,24 @@ function exchangeClient(urls: ServiceUrls, extra: ConstructorParameters<typeof E
 export function createPublicApi(urls: ServiceUrls = SERVICES): PublicApi {
   const client = exchangeClient(urls);
   return {
-    config: async () => (await client.getConfig()) as unknown as ExchangeConfig,
+    config: async () => client.getConfig(),
     async markets() {
       const out: Market[] = [];
       let cursor = INITIAL_CURSOR;
       // Follow next_cursor to the end marker; the cap guards against a server that never ends.
       for (let i = 0; i < 50 && cursor !== END_CURSOR; i++) {
         const page = await client.getMarkets(cursor);
-        out.push(...(page.data as unknown as Market[]));
+        out.push(...page.data);
         if (!page.next_cursor || page.next_cursor === cursor) break;
         cursor = page.next_cursor;
       }
       return out;
     },
-    book: async (tokenId) => (await client.getBook(tokenId)) as unknown as BookSnapshot,
+    book: async (tokenId) => client.getBook(tokenId),
     tape: async (tokenId) => asArray<TradeRecord>(await client.getMarketTrades({ asset_id: tokenId })),
-    positions: async (user) => (await client.positions({ user, sizeThreshold: 0 })) as unknown as Position[],
-    holders: async (conditionId) => (await client.holders({ market: conditionId, minBalance: 0 })) as unknown as HolderGroup[],
-    safeDeployed: (owner) => new RelayerClient({ baseUrl: urls.relayer }).getDeployed(owner, 'SAFE') as Promise<DeployedStatus>,
+    positions: async (user) => client.positions({ user, sizeThreshold: 0 }),
+    holders: async (conditionId) => client.holders({ market: conditionId, minBalance: 0 }),
+    safeDeployed: (owner) => new RelayerClient({ baseUrl: urls.relayer }).getDeployed(owner, 'SAFE'),
   };
 }
 
@@ -99,7 +84,7 @@ export function createTraderApi(ctx: TraderContext, urls: ServiceUrls = SERVICES
       // DELETE /auth/api-key revokes the key that signs the request.
       await exchangeClient(urls, { chainId: config.chainId, signer, creds }).deleteApiKey();
     },
-    balance: async () => (await client.getBalanceAllowance({ asset_type: 'COLLATERAL', signature_type: 0 })) as unknown as BalanceAllowance,
+    balance: async () => client.getBalanceAllowance({ asset_type: 'COLLATERAL', signature_type: 0 }),
     async placeOrder(t) {
       const order = await client.createOrder({
         tokenId: t.tokenId,
@@ -112,23 +97,23 @@ export function createTraderApi(ctx: TraderContext, urls: ServiceUrls = SERVICES
         ...(t.orderType === 'GTD' && t.expiration ? { expiration: t.expiration } : {}),
       });
       try {
-        return (await client.postOrder(order, t.orderType)) as unknown as PlacementResult;
+        return await client.postOrder(order, t.orderType);
       } catch (e) {
         // A rejected order is a placement result with success=false, sent with HTTP 400 (decisions §3).
         if (e instanceof ClientHttpError && e.body && typeof (e.body as PlacementResult).success === 'boolean') return e.body as PlacementResult;
         throw e;
       }
     },
-    openOrders: async () => (await client.getOpenOrders()) as unknown as OrderRecord[],
-    trades: async () => (await client.getTrades()) as unknown as TradeRecord[],
-    cancel: async (orderId) => (await client.cancelOrder(orderId)) as unknown as CancelResult,
-    cancelAll: async () => (await client.cancelAll()) as unknown as CancelResult,
-    relayerTransactions: async () => (await relayer().getTransactions()) as RelayerTransaction[],
+    openOrders: async () => client.getOpenOrders(),
+    trades: async () => client.getTrades(),
+    cancel: async (orderId) => client.cancelOrder(orderId),
+    cancelAll: async () => client.cancelAll(),
+    relayerTransactions: async () => relayer().getTransactions(),
     async deploySafe() {
       const factory = config.contracts.safeFactory;
       if (!factory) throw new Error('GET /config names no Safe factory: the engine runs without a chain.');
       const body = await buildWalletSafeBody(account as RelayerSigner, { chainId: config.chainId, safeFactory: factory });
-      return (await relayer().walletSafe(body)) as WalletDeployResult;
+      return relayer().walletSafe(body);
     },
     async approveTrading() {
       const { collateral, conditionalTokens, exchange, negRiskExchange, multiSend } = config.contracts;
@@ -160,7 +145,7 @@ export function createAdminApi(operatorToken: string, urls: ServiceUrls = SERVIC
   const client = exchangeClient(urls, { operatorToken });
   return {
     faucet: (address, amount) => client.faucet(address, amount),
-    createMarket: async (body) => (await client.createMarket(body)) as unknown as Market,
+    createMarket: async (body) => client.createMarket(body),
     pause: (conditionId) => client.pause(conditionId),
     resume: (conditionId) => client.resume(conditionId),
     resolve: (conditionId, winningOutcomeIndex) => client.resolve(conditionId, winningOutcomeIndex),

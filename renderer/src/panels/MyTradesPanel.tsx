@@ -1,9 +1,10 @@
 import { Empty } from '../components/Panel.js';
 import { ErrorLine } from '../components/ErrorLine.js';
-import { useMarkets, useMyTrades, useSession } from '../api/hooks.js';
+import { IdCell, LegCells, LegColumns } from '../components/LegColumns.js';
+import { useMyTrades, useSession } from '../api/hooks.js';
 import { isMissingRoute } from '../api/describeError.js';
-import { fixedDecimals, shortId, timeOf } from '../format.js';
 import type { TradeRecord } from '../api/types.js';
+import { useMarketLabels } from './useMarketLabels.js';
 
 /** The reader's own view of a trade: as taker the taker fields; as maker, the maker leg. */
 function myLeg(t: TradeRecord) {
@@ -15,12 +16,11 @@ function myLeg(t: TradeRecord) {
 
 export function MyTradesPanel() {
   const session = useSession();
-  const { data: markets } = useMarkets();
+  const { question } = useMarketLabels();
   const trades = useMyTrades(session.trader);
   if (!session.trader?.hasCredentials) return <Empty>Your fills appear here once the wallet has an API key.</Empty>;
   if (trades.error && isMissingRoute(trades.error)) return <Empty>Trade history is not available on this engine yet.</Empty>;
   const rows = trades.data ?? [];
-  const question = (conditionId: string) => markets?.find((m) => m.condition_id === conditionId)?.question ?? conditionId.slice(0, 10);
   return (
     <div className="tab-body" data-testid="my-trades">
       <ErrorLine error={trades.error} />
@@ -29,12 +29,7 @@ export function MyTradesPanel() {
         <table className="grid">
           <thead>
             <tr>
-              <th>Time</th>
-              <th>Market</th>
-              <th>Outcome</th>
-              <th>Side</th>
-              <th className="num">Price</th>
-              <th className="num">Size</th>
+              <LegColumns />
               <th>Role</th>
               <th>Status</th>
               <th>Trade</th>
@@ -45,17 +40,10 @@ export function MyTradesPanel() {
               const leg = myLeg(t);
               return (
                 <tr key={`${t.id}-${leg.role}`} data-testid="my-trade-row" data-trade-id={t.id}>
-                  <td className="dim">{timeOf(t.match_time)}</td>
-                  <td className="ellipsis">{question(t.market)}</td>
-                  <td>{leg.outcome}</td>
-                  <td className={leg.side === 'BUY' ? 'up' : 'down'}>{leg.side}</td>
-                  <td className="num">{leg.price}</td>
-                  <td className="num">{fixedDecimals(leg.size, 2)}</td>
+                  <LegCells time={t.match_time} market={question(t.market)} outcome={leg.outcome} side={leg.side} price={leg.price} size={leg.size} />
                   <td>{leg.role}</td>
                   <td>{t.status}</td>
-                  <td className="mono dim" title={t.id}>
-                    {shortId(t.id, 10)}
-                  </td>
+                  <IdCell id={t.id} />
                 </tr>
               );
             })}

@@ -1,14 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Empty } from '../components/Panel.js';
 import { ErrorLine } from '../components/ErrorLine.js';
-import { useMarkets, useOpenOrders, useSession } from '../api/hooks.js';
+import { IdCell, LegCells, LegColumns } from '../components/LegColumns.js';
+import { useOpenOrders, useSession } from '../api/hooks.js';
 import { isMissingRoute } from '../api/describeError.js';
-import { fixedDecimals, shortId, timeOf } from '../format.js';
+import { fixedDecimals, shortId } from '../format.js';
 import type { CancelResult } from '../api/types.js';
+import { useMarketLabels } from './useMarketLabels.js';
 
 export function OpenOrdersPanel() {
   const session = useSession();
-  const { data: markets } = useMarkets();
+  const { question, outcome: outcomeOf } = useMarketLabels();
   const orders = useOpenOrders(session.trader);
   const qc = useQueryClient();
   const after = () => {
@@ -21,11 +23,6 @@ export function OpenOrdersPanel() {
   if (!session.trader?.hasCredentials) return <Empty>Open orders appear here once the wallet has an API key.</Empty>;
   if (orders.error && isMissingRoute(orders.error)) return <Empty>Open orders are not available on this engine yet.</Empty>;
   const rows = orders.data ?? [];
-  const question = (conditionId: string) => markets?.find((m) => m.condition_id === conditionId)?.question ?? conditionId.slice(0, 10);
-  const outcomeOf = (conditionId: string, outcome: string) => {
-    const idx = Number(outcome.split(':').pop());
-    return markets?.find((m) => m.condition_id === conditionId)?.tokens[idx]?.outcome ?? outcome;
-  };
 
   return (
     <div className="tab-body" data-testid="open-orders">
@@ -42,12 +39,7 @@ export function OpenOrdersPanel() {
         <table className="grid">
           <thead>
             <tr>
-              <th>Time</th>
-              <th>Market</th>
-              <th>Outcome</th>
-              <th>Side</th>
-              <th className="num">Price</th>
-              <th className="num">Size</th>
+              <LegColumns />
               <th className="num">Filled</th>
               <th>Type</th>
               <th>Status</th>
@@ -58,18 +50,11 @@ export function OpenOrdersPanel() {
           <tbody>
             {rows.map((o) => (
               <tr key={o.id} data-testid="open-order-row" data-order-id={o.id} data-price={o.price} data-side={o.side}>
-                <td className="dim">{timeOf(o.createdAt)}</td>
-                <td className="ellipsis">{question(o.market)}</td>
-                <td>{outcomeOf(o.market, o.outcome)}</td>
-                <td className={o.side === 'BUY' ? 'up' : 'down'}>{o.side}</td>
-                <td className="num">{o.price}</td>
-                <td className="num">{fixedDecimals(o.originalSize, 2)}</td>
+                <LegCells time={o.createdAt} market={question(o.market)} outcome={outcomeOf(o.market, o.outcome)} side={o.side} price={o.price} size={o.originalSize} />
                 <td className="num">{fixedDecimals(o.sizeMatched, 2)}</td>
                 <td>{o.type}</td>
                 <td>{o.status}</td>
-                <td className="mono dim" title={o.id}>
-                  {shortId(o.id, 10)}
-                </td>
+                <IdCell id={o.id} />
                 <td>
                   <button className="ghost small danger" data-testid="cancel-order" disabled={cancel.isPending} onClick={() => cancel.mutate(o.id)}>
                     Cancel

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { Empty, Panel } from '../components/Panel.js';
 import { ErrorLine } from '../components/ErrorLine.js';
 import { useBook, useSelection } from '../api/hooks.js';
@@ -51,17 +51,9 @@ export function OrderBookPanel() {
               <th className="num">Total</th>
             </tr>
           </thead>
-          <tbody className="asks">
-            {ladder.asks.length === 0 ? (
-              <tr>
-                <td colSpan={3} className="empty-side">
-                  No asks
-                </td>
-              </tr>
-            ) : (
-              ladder.asks.map((r) => row('ask', r))
-            )}
-          </tbody>
+          <LadderSide side="asks" empty="No asks">
+            {ladder.asks.map((r) => row('ask', r))}
+          </LadderSide>
           <tbody>
             <tr className="spread-row" data-testid="book-spread">
               <td>
@@ -74,19 +66,28 @@ export function OrderBookPanel() {
               </td>
             </tr>
           </tbody>
-          <tbody className="bids">
-            {ladder.bids.length === 0 ? (
-              <tr>
-                <td colSpan={3} className="empty-side">
-                  No bids
-                </td>
-              </tr>
-            ) : (
-              ladder.bids.map((r) => row('bid', r))
-            )}
-          </tbody>
+          <LadderSide side="bids" empty="No bids">
+            {ladder.bids.map((r) => row('bid', r))}
+          </LadderSide>
         </table>
       ) : null}
     </Panel>
+  );
+}
+
+/** One side of the ladder, or a line saying it is empty. */
+function LadderSide({ side, empty, children }: { side: 'asks' | 'bids'; empty: string; children: ReactNode[] }) {
+  return (
+    <tbody className={side}>
+      {children.length === 0 ? (
+        <tr>
+          <td colSpan={3} className="empty-side">
+            {empty}
+          </td>
+        </tr>
+      ) : (
+        children
+      )}
+    </tbody>
   );
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Empty } from '../components/Panel.js';
 import { ErrorLine } from '../components/ErrorLine.js';
+import { IdCell } from '../components/LegColumns.js';
 import { traderKey, useExchangeConfig, useSession } from '../api/hooks.js';
 import { publicApi } from '../api/clientAdapter.js';
 import { describeError, isMissingRoute } from '../api/describeError.js';
@@ -114,17 +115,15 @@ export function RelayerPanel() {
             {txs.data.map((t) => (
               <tr key={t.transactionID} data-testid="relayer-tx-row" data-state={t.state} data-final={String(FINAL_STATES.has(t.state))}>
                 <td className="dim">{timeOf(t.createdAt)}</td>
-                <td className="mono dim" title={t.transactionID}>
-                  {shortId(t.transactionID, 10)}
-                </td>
+                <IdCell id={t.transactionID} />
                 <td>{t.type ?? '—'}</td>
                 <td>
                   <span className={`badge ${t.state === 'STATE_FAILED' || t.state === 'STATE_INVALID' ? 'bad' : FINAL_STATES.has(t.state) ? 'ok' : 'warn'}`} data-testid="relayer-tx-state">
                     {t.state.replace('STATE_', '')}
                   </span>
                 </td>
-                <td className="mono dim" title={t.transactionHash ?? t.txHash}>
-                  {shortId(t.transactionHash ?? t.txHash, 14)}
+                <td className="mono dim" title={t.transactionHash}>
+                  {shortId(t.transactionHash, 14)}
                 </td>
                 <td className={t.errorMsg ? 'down' : 'dim'}>{t.errorMsg ?? t.metadata ?? ''}</td>
               </tr>

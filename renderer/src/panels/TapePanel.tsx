@@ -11,7 +11,7 @@ import type { TradeRecord } from '../api/types.js';
  * traded the other outcome (mint / merge / mirrored) happened here at the complementary price,
  * on the opposite side of the price move.
  */
-export function tapeView(t: TradeRecord, tokenId: string): { price: string; side: 'BUY' | 'SELL' } {
+export function tapeView(t: Pick<TradeRecord, 'asset_id' | 'price' | 'side'>, tokenId: string): { price: string; side: 'BUY' | 'SELL' } {
   if (t.asset_id === tokenId) return { price: t.price, side: t.side };
   const p = toMicros(t.price);
   return { price: p === undefined ? t.price : formatUnits(ONE - p), side: t.side === 'BUY' ? 'SELL' : 'BUY' };

@@ -1,0 +1,26 @@
+// Worker thread of WriteBatcher: WAL checkpoints on a connection of its own, so the copy of WAL pages
+// into the database file and its two fsyncs never block the engine's main thread.
+// Plain ESM JavaScript so it loads the same under tsx, plain node and a bundled build.
+// workerData: { file }.  Message in: 'checkpoint'.  Message out: { ok, busy, log, checkpointed } or { ok: false, error }.
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+
+const db = new Database(workerData.file, { fileMustExist: true });
+db.pragma('busy_timeout = 5000');
+// The checkpointer syncs the WAL before copying and the database file after (synchronous=NORMAL or FULL).
+db.pragma('synchronous = FULL');
+const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+
+parentPort.on('message', (msg) => {
+  if (msg === 'close') {
+    db.close();
+    parentPort.close();
+    return;
+  }
+  try {
+    const r = checkpoint.get();
+    parentPort.postMessage({ ok: true, busy: r.busy, log: r.log, checkpointed: r.checkpointed });
+  } catch (e) {
+    parentPort.postMessage({ ok: false, error: String(e && e.message ? e.message : e) });
+  }
+});

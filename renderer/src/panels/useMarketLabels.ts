@@ -1,0 +1,12 @@
+import { useMarkets } from '../api/hooks.js';
+
+/** How the trader's tables name a market and an outcome: the market's question and outcome label when known. */
+export function useMarketLabels() {
+  const { data: markets } = useMarkets();
+  const marketOf = (conditionId: string) => markets?.find((m) => m.condition_id === conditionId);
+  return {
+    question: (conditionId: string) => marketOf(conditionId)?.question ?? conditionId.slice(0, 10),
+    /** `outcome` is the wire's `<conditionId>:<outcomeIndex>`; falls back to it when the market is unknown. */
+    outcome: (conditionId: string, outcome: string) => marketOf(conditionId)?.tokens[Number(outcome.split(':').pop())]?.outcome ?? outcome,
+  };
+}
