@@ -14,6 +14,7 @@ import { buildL2Signature } from '../engine/protocol/hmac.js';
 import { orderDigest } from '../engine/services/crypto/orderDigest.js';
 import { parseSignature } from '../engine/services/crypto/recoverSigner.js';
 import { startEngineProcess, type ReadyInfo } from './engineProcess.js';
+import { RawConnection, serializeRequest } from './rawHttpClient.js';
 
 export interface HttpBenchOptions {
   orders?: number;
@@ -212,16 +213,28 @@ async function recoveryCeiling(samples: Array<{ digest: Uint8Array; signature: s
         w.postMessage({ id: id++, count: batch, digests, rs, recids }, [digests.buffer, rs.buffer, recids.buffer]);
       };
       w.on('error', reject);
+      let outstanding = 0;
+      let rate = 0;
       w.on('message', (msg: { ok: Uint8Array }) => {
+        outstanding--;
         if (!msg.ok[0]) reject(new Error('ceiling sample did not recover'));
+        if (rate > 0) {
+          // Terminated only once idle: killing a worker inside a native call aborts the process.
+          if (outstanding === 0) void w.terminate().then(() => resolve(rate));
+          return;
+        }
         if (start === 0) start = performance.now();
         else done += batch;
         const elapsed = start ? performance.now() - start : 0;
         if (elapsed >= ms) {
-          void w.terminate();
-          resolve((done * 1000) / elapsed);
-        } else send();
+          rate = (done * 1000) / elapsed;
+          if (outstanding === 0) void w.terminate().then(() => resolve(rate));
+        } else {
+          outstanding++;
+          send();
+        }
       });
+      outstanding += 2;
       send();
       send(); // one batch always queued so the worker never idles
     });
@@ -243,33 +256,44 @@ function ceilingSamples(n: number): Array<{ digest: Uint8Array; signature: strin
   return out;
 }
 
-async function blast(pool: Pool, reqs: PreparedRequest[], concurrency: number): Promise<{ latencies: number[]; ok: number; ids: string[]; seconds: number; firstError?: string }> {
+/** Keep-alive connections of the lean client that sends the measured orders. */
+async function openConnections(base: string, n: number): Promise<RawConnection[]> {
+  const u = new URL(base);
+  return Promise.all(Array.from({ length: n }, () => RawConnection.open(Number(u.port), u.hostname)));
+}
+
+/** The requests as bytes, built before the clock starts. */
+function serializeOrders(base: string, reqs: PreparedRequest[]): Buffer[] {
+  const host = new URL(base).host;
+  return reqs.map((r) => serializeRequest(host, 'POST', '/order', r.headers, r.body));
+}
+
+/** Sends every request, one at a time per connection, all connections at once. */
+async function blast(conns: RawConnection[], reqs: Buffer[]): Promise<{ latencies: number[]; ok: number; ids: string[]; seconds: number; firstError?: string }> {
   const latencies = new Array<number>(reqs.length);
   const ids: string[] = [];
   let next = 0;
   let ok = 0;
   let firstError: string | undefined;
   const t0 = performance.now();
-  async function worker(): Promise<void> {
+  async function worker(conn: RawConnection): Promise<void> {
     for (;;) {
       const i = next++;
       if (i >= reqs.length) return;
-      const r = reqs[i]!;
       const s = performance.now();
-      const res = await pool.request({ path: '/order', method: 'POST', headers: r.headers, body: r.body });
-      const text = await res.body.text();
+      const res = await conn.send(reqs[i]!);
       latencies[i] = performance.now() - s;
-      if (res.statusCode === 201) {
+      if (res.status === 201) {
         ok++;
         // Only the first ids are needed (the lookup), so the load generator skips parsing the rest.
         if (ids.length < 5_000) {
-          const id = (JSON.parse(text) as { order_id?: string }).order_id;
+          const id = (JSON.parse(res.body) as { order_id?: string }).order_id;
           if (id) ids.push(id);
         }
-      } else if (!firstError) firstError = `${res.statusCode} ${text.slice(0, 300)}`;
+      } else if (!firstError) firstError = `${res.status} ${res.body.slice(0, 300)}`;
     }
   }
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  await Promise.all(conns.map(worker));
   const seconds = (performance.now() - t0) / 1000;
   return { latencies: latencies.sort((a, b) => a - b), ok, ids, seconds, ...(firstError ? { firstError } : {}) };
 }
@@ -289,7 +313,7 @@ async function timeRequests(pool: Pool, n: number, req: () => { path: string; me
 }
 
 /** 1,000 levels on one token: 500 distinct YES bids and 500 distinct NO bids (mirrored as YES asks). */
-async function deepBook(ready: ReadyInfo, pool: Pool, trader: Trader, domain: { chainId: number; verifyingContract: Address }): Promise<{ market: Market; levels: number }> {
+async function deepBook(ready: ReadyInfo, conns: RawConnection[], trader: Trader, domain: { chainId: number; verifyingContract: Address }): Promise<{ market: Market; levels: number }> {
   const market = await createMarket(ready, '0.0001');
   const reqs: PreparedRequest[] = [];
   for (let i = 1; i <= 500; i++) {
@@ -298,7 +322,7 @@ async function deepBook(ready: ReadyInfo, pool: Pool, trader: Trader, domain: { 
       reqs.push({ body, headers: l2Headers(trader, 'POST', '/order', body) });
     }
   }
-  const r = await blast(pool, reqs, 16);
+  const r = await blast(conns.slice(0, 16), serializeOrders(ready.trading, reqs));
   if (r.ok !== reqs.length) throw new Error(`deep book: only ${r.ok}/${reqs.length} orders accepted (${r.firstError})`);
   const book = await json<{ bids: unknown[]; asks: unknown[] }>(await fetch(`${ready.trading}/book?token_id=${market.yes}`));
   return { market, levels: book.bids.length + book.asks.length };
@@ -311,21 +335,22 @@ export async function runHttpBench(opts: HttpBenchOptions = {}): Promise<HttpBen
   const recoveryCeilingPerSecond = await recoveryCeiling(ceilingSamples(256), 2000);
   const engine = await startEngineProcess(['--port', '0', '--data-dir', dataDir, '--chain', 'none', '--no-demo', '--no-rate-limits']);
   const pool = new Pool(engine.ready.trading, { connections, pipelining: 1 });
+  const conns = await openConnections(engine.ready.trading, connections);
   try {
     const ready = engine.ready;
     const config = await json<{ chainId: number; contracts: { exchange: Address } }>(await fetch(`${ready.trading}/config`));
     const domain = { chainId: config.chainId, verifyingContract: config.contracts.exchange };
     const market = await createMarket(ready, '0.01');
     const traders = await Promise.all(Array.from({ length: opts.traders ?? 16 }, () => createTrader(ready)));
-    const reqs = prepareOrders(n, traders, market, domain);
+    const reqs = serializeOrders(ready.trading, prepareOrders(n, traders, market, domain));
 
     // Warm-up on a separate market so JIT and caches are hot, then the measured run.
     const warmMarket = await createMarket(ready, '0.01');
-    await blast(pool, prepareOrders(3_000, traders, warmMarket, domain), connections);
+    await blast(conns, serializeOrders(ready.trading, prepareOrders(3_000, traders, warmMarket, domain)));
     const loadBefore = loadavg()[0]!;
     const engineCpu0 = processCpuSeconds(engine.pid);
     const ownCpu0 = process.cpuUsage();
-    const run = await blast(pool, reqs, connections);
+    const run = await blast(conns, reqs);
     const engineCpu = processCpuSeconds(engine.pid) - engineCpu0;
     const ownCpu = process.cpuUsage(ownCpu0);
     const loadAfter = loadavg()[0]!;
@@ -336,7 +361,7 @@ export async function runHttpBench(opts: HttpBenchOptions = {}): Promise<HttpBen
     const lookupBody = JSON.stringify(ids.map((orderId) => ({ orderId })));
     const lookup = await timeRequests(pool, 55, () => ({ path: '/data/orders/lookup', method: 'POST', body: lookupBody, headers: { 'content-type': 'application/json' } }), 207);
 
-    const deep = await deepBook(ready, pool, traders[0]!, domain);
+    const deep = await deepBook(ready, conns, traders[0]!, domain);
     const bookTimes = await timeRequests(pool, 505, () => ({ path: `/book?token_id=${deep.market.yes}`, method: 'GET' }), 200);
     // The same read with HTTP round-trip overhead removed: an empty-route baseline on the same connection.
     const health = await timeRequests(pool, 505, () => ({ path: '/', method: 'GET' }), 200);
@@ -364,6 +389,7 @@ export async function runHttpBench(opts: HttpBenchOptions = {}): Promise<HttpBen
       },
     };
   } finally {
+    for (const c of conns) c.close();
     await pool.close();
     await engine.stop();
     rmSync(dataDir, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import type { EngineContext } from '../services/context.js';
 import { registerRoutes } from './routes/index.js';
 
 export const BODY_LIMIT = 1024 * 1024;
+const BLANK = /^\s*$/;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -35,7 +36,8 @@ export async function buildApp(ctx: EngineContext, opts: { logger?: boolean } = 
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     req.rawBody = text;
-    if (text.trim() === '') return done(null, undefined);
+    // A regex stops at the first non-blank character; trim() would copy every body.
+    if (BLANK.test(text)) return done(null, undefined);
     try {
       done(null, JSON.parse(text));
     } catch {

@@ -176,7 +176,6 @@ export class WriteBatcher {
       this.autoCheckpointFallback();
       return undefined;
     }
-    worker.unref();
     worker.on('message', (msg: { ok: boolean }) => {
       this.checkpointing = false;
       worker.unref();
@@ -190,6 +189,8 @@ export class WriteBatcher {
     };
     worker.on('error', fail);
     worker.on('exit', fail);
+    // After the listeners: adding a 'message' listener refs the worker's port again.
+    worker.unref();
     this.checkpointer = worker;
     return worker;
   }

@@ -1,7 +1,8 @@
 /**
- * Order-signature recovery for the hot path: in this thread (default) or batched to a worker thread.
+ * Order-signature recovery for the hot path: in this thread (the class default) or batched to a worker
+ * thread (what the order service uses, see sharedSignatureVerifier).
  *
- * In 'worker' mode, requests made during one event-loop turn go in one message to a worker
+ * In 'worker' mode, requests go in batches (one message per batch) to a worker
  * (recoveryWorker.mjs: native libsecp256k1), so the main thread, which also runs HTTP, matching and
  * SQLite, only pays for the digest and one keccak of the recovered public key per order.
  * Measured on this 2-core machine with `npx tsx bench/cryptoBench.ts` (three runs, shared with other
@@ -17,6 +18,15 @@
  * machine compete for it) and each batch costs a structured-clone round trip. So 'inline' is the
  * default; 'worker' stays available (and falls back to inline when a worker cannot start or dies) for a
  * deployment with an idle core, where the two-core ceiling shows the headroom.
+ * Re-measured end to end over HTTP (bench/httpBench.ts, 64 connections, load average 4–5 from other
+ * work on the 2 cores): inline 1207–1604 orders/s (engine CPU 498–605 µs/order), worker 1096–1395
+ * (533–568 µs/order): still no gain while the second core is busy. Inline recovery costs the main
+ * thread ≈ 110 µs/order under that load; in worker mode one batch is out per worker at a time and
+ * requests gather behind it, so the message cost is paid per batch, not per event-loop turn.
+ * With that change, and once the machine was quieter (load average 1.5–1.8), the same benchmark gave
+ * worker 2591 / 2706 orders/s (p99 36 ms, 464–478 µs/order) against inline 2009 / 2231 (p99 44–49 ms)
+ * in alternating runs: with a partly free second core the worker pays, so the order service's shared
+ * verifier runs in 'worker' mode; this class's own default stays 'inline'.
  */
 import { Worker } from 'node:worker_threads';
 import type { Address, Hex, OrderDomainParams } from '../../protocol/eip712.js';
@@ -77,7 +87,6 @@ export class SignatureVerifier {
   private spawn(): WorkerSlot {
     const worker = new Worker(WORKER_URL, { execArgv: [] });
     const slot: WorkerSlot = { worker, inflight: new Map(), dead: false };
-    worker.unref();
     worker.on('message', (msg: { id: number; ok: Uint8Array; pubs: Uint8Array }) => {
       const batch = slot.inflight.get(msg.id);
       if (!batch) return;
@@ -102,6 +111,8 @@ export class SignatureVerifier {
     };
     worker.on('error', fail);
     worker.on('exit', fail);
+    // After the listeners: adding a 'message' listener refs the worker's port again.
+    worker.unref();
     return slot;
   }
 
@@ -193,9 +204,13 @@ function recoverFromParsed(digest: Uint8Array, sig: ParsedSignature): Address | 
 
 let shared: SignatureVerifier | undefined;
 
-/** The process-wide verifier (inline by default; a worker, when chosen, does not keep the process alive when idle). */
+/**
+ * The process-wide verifier of the order service: one recovery worker (see the figures above; it
+ * falls back to inline recovery when the worker cannot start or dies, and does not keep the process
+ * alive when idle).
+ */
 export function sharedSignatureVerifier(): SignatureVerifier {
-  if (!shared) shared = new SignatureVerifier();
+  if (!shared) shared = new SignatureVerifier({ mode: 'worker' });
   return shared;
 }
 
