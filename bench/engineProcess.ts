@@ -1,18 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import type { ReadyLine } from '../engine/index.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-export interface ReadyInfo {
-  ready: true;
-  trading: string;
-  relayer: string;
-  data: string;
-  operatorToken: string;
-  dataDir: string;
-  chainId: number;
-}
+/** The ready line the headless exchange prints (decisions §7). */
+export type ReadyInfo = ReadyLine;
 
 export interface EngineProcess {
   readonly ready: ReadyInfo;

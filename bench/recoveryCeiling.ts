@@ -30,16 +30,28 @@ export async function recoveryCeiling(samples: Array<{ digest: Uint8Array; signa
         w.postMessage({ id: id++, count: batch, digests, rs, recids }, [digests.buffer, rs.buffer, recids.buffer]);
       };
       w.on('error', reject);
+      let outstanding = 0;
+      let rate = 0;
       w.on('message', (msg: { ok: Uint8Array }) => {
+        outstanding--;
         if (!msg.ok[0]) reject(new Error('ceiling sample did not recover'));
+        if (rate > 0) {
+          // Terminated only once idle: killing a worker inside a native call aborts the process.
+          if (outstanding === 0) void w.terminate().then(() => resolve(rate));
+          return;
+        }
         if (start === 0) start = performance.now();
         else done += batch;
         const elapsed = start ? performance.now() - start : 0;
         if (elapsed >= ms) {
-          void w.terminate();
-          resolve((done * 1000) / elapsed);
-        } else send();
+          rate = (done * 1000) / elapsed;
+          if (outstanding === 0) void w.terminate().then(() => resolve(rate));
+        } else {
+          outstanding++;
+          send();
+        }
       });
+      outstanding += 2;
       send();
       send(); // one batch always queued so the worker never idles
     });
