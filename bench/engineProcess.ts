@@ -18,14 +18,14 @@ export interface EngineProcess {
 }
 
 /**
- * Starts the headless exchange as its own process, exactly as `npm run exchange` does, so a load
+ * Starts the headless exchange as its own process, exactly as `npm run exchange` does (scripts/exchange.mjs), so a load
  * generator in this process measures it over real HTTP without sharing its event loop.
  */
 export async function startEngineProcess(args: string[]): Promise<EngineProcess> {
   const t0 = performance.now();
   // BENCH_ENGINE_NODE_ARGS (e.g. "--cpu-prof") profiles the engine process under load.
   const nodeArgs = (process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'engine/cli.ts', ...args], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, 'scripts/exchange.mjs', ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

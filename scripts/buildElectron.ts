@@ -3,9 +3,9 @@
 //                                      import.meta.url paths to renderer/dist and resources still resolve
 //   dist/electron/preload.cjs          the preload as ONE CommonJS file (sandboxed preloads cannot import)
 //   dist/renderer/dist, dist/resources the terminal's web build and the compiled contracts, copied
-// Usage: npx tsx scripts/buildElectron.ts [--preload-only]
+// Usage: npx tsx scripts/buildElectron.ts [--preload-only | --engine]
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
@@ -52,19 +52,26 @@ function copyAssets(dir: string): void {
 }
 
 async function main(): Promise<void> {
-  const preload = await buildPreload();
-  console.log(`preload → ${relative(root, preload)}`);
-  if (process.argv.includes('--preload-only')) return;
+  // --engine: only what the headless exchange needs (`npm run build:engine`, run by `npm install`).
+  const engineOnly = process.argv.includes('--engine');
+  if (!engineOnly) {
+    const preload = await buildPreload();
+    console.log(`preload → ${relative(root, preload)}`);
+    if (process.argv.includes('--preload-only')) return;
+  }
   compileMain();
   copyAssets(join(root, 'engine'));
   for (const dir of ['renderer/dist', 'resources/contracts/build']) {
     if (!existsSync(join(root, dir))) {
+      if (engineOnly && dir === 'renderer/dist') continue; // the headless engine answers /app with a JSON 404 then
       console.error(`${dir} is missing: run \`npm run build\` first.`);
       process.exit(1);
     }
     cpSync(join(root, dir), join(dist, dir), { recursive: true });
   }
-  console.log(`main process → dist/electron/mainEntry.js`);
+  // scripts/exchange.mjs runs dist/ only while this stamp is newer than every engine source.
+  writeFileSync(join(dist, '.engine-build-stamp'), new Date().toISOString() + '\n');
+  console.log(engineOnly ? 'engine → dist/engine/cli.js' : `main process → dist/electron/mainEntry.js`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
