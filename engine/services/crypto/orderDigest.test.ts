@@ -5,6 +5,7 @@ import { getAddress, hashTypedData, keccak256 as viemKeccak, toHex } from 'viem'
 import { ORDER_TYPE_STRING, ORDER_TYPEHASH, ORDER_TYPES, orderDomain, orderTypedMessage, type Address, type OrderStruct } from '../../protocol/eip712.js';
 import { keccak256 } from './keccak256.js';
 import { OrderEncodingError, orderDigestHex } from './orderDigest.js';
+import { VECTOR_6_3_DIGEST, VECTOR_6_3_DOMAIN, VECTOR_6_3_ORDER } from './tradingVectorsFixture.js';
 
 const VECTOR_ORDER: OrderStruct = {
   salt: 1,
@@ -38,24 +39,8 @@ test('the decisions §3 vector digests to 0xeb162c6c…', () => {
 });
 
 test('the trading-api §6.3 order digests to 0x24aed465…, with salt as number or string', () => {
-  const order: OrderStruct = {
-    salt: 12345,
-    maker: '0x2c7536E3605D9C16a7a3D7b1898e529396a65c23',
-    signer: '0x2c7536E3605D9C16a7a3D7b1898e529396a65c23',
-    taker: '0x0000000000000000000000000000000000000000',
-    tokenId: '71321045679252212594626385532706912750332728571942532289631379312455583992563',
-    makerAmount: '5200000',
-    takerAmount: '10000000',
-    expiration: '0',
-    nonce: '0',
-    feeRateBps: '0',
-    side: 'BUY',
-    signatureType: 0,
-  };
-  const domain = { chainId: 137, verifyingContract: '0x4bFb41d5B3570DeFd03C39a9A4D8dE6Bd8B8982E' as Address };
-  const want = '0x24aed465e78a205d68396b89765b6e3f9a80305e47e65d2bcab6c2aba627fe7c';
-  assert.equal(orderDigestHex(order, domain), want);
-  assert.equal(orderDigestHex({ ...order, salt: '12345' }, domain), want);
+  assert.equal(orderDigestHex(VECTOR_6_3_ORDER, VECTOR_6_3_DOMAIN), VECTOR_6_3_DIGEST);
+  assert.equal(orderDigestHex({ ...VECTOR_6_3_ORDER, salt: '12345' }, VECTOR_6_3_DOMAIN), VECTOR_6_3_DIGEST);
 });
 
 function randomUint(bits: number): bigint {

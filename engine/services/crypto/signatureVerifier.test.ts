@@ -4,24 +4,10 @@ import { hashTypedData, keccak256, toBytes } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { ORDER_TYPES, orderDomain, orderTypedMessage, type Address, type OrderStruct } from '../../protocol/eip712.js';
 import { SignatureVerifier, verifyOrderSignature } from './signatureVerifier.js';
+import { VECTOR_6_3_DOMAIN, VECTOR_6_3_ORDER, VECTOR_6_3_SIGNATURE } from './tradingVectorsFixture.js';
 
-const VECTOR = {
-  salt: 12345,
-  maker: '0x2c7536E3605D9C16a7a3D7b1898e529396a65c23',
-  signer: '0x2c7536E3605D9C16a7a3D7b1898e529396a65c23',
-  taker: '0x0000000000000000000000000000000000000000',
-  tokenId: '71321045679252212594626385532706912750332728571942532289631379312455583992563',
-  makerAmount: '5200000',
-  takerAmount: '10000000',
-  expiration: '0',
-  nonce: '0',
-  feeRateBps: '0',
-  side: 'BUY',
-  signatureType: 0,
-  signature:
-    '0x14891d8f33e0cd79da2e0d623d6f0a7b2ea9babf045d42defa47ea2191dd483e2837e90f585cf0698fad39680063124f593553d6041de4f9879567d68f658e201c',
-} as const satisfies OrderStruct & { signature: string };
-const DOMAIN = { chainId: 137, verifyingContract: '0x4bFb41d5B3570DeFd03C39a9A4D8dE6Bd8B8982E' as Address };
+const VECTOR = { ...VECTOR_6_3_ORDER, signature: VECTOR_6_3_SIGNATURE };
+const DOMAIN = VECTOR_6_3_DOMAIN;
 
 for (const mode of ['worker', 'inline'] as const) {
   test(`the §6.3 order verifies to its signer (${mode})`, async () => {
