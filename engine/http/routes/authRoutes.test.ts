@@ -1,9 +1,9 @@
+import { createL1Headers } from '../../client/createL1Headers.js';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { CLOB_AUTH_TYPES, clobAuthDomain, clobAuthMessage } from '../../protocol/eip712.js';
 import { buildL2Signature } from '../../protocol/hmac.js';
 import { authTestContext } from '../../services/auth/authTestContext.js';
 import { buildApp } from '../app.js';
@@ -24,14 +24,8 @@ async function makeApp() {
   return { app, ctx: h.ctx, credits: h.credits };
 }
 
-async function l1(account: PrivateKeyAccount, chainId: number, timestamp = T0, nonce = 0) {
-  const signature = await account.signTypedData({
-    domain: clobAuthDomain(chainId),
-    types: CLOB_AUTH_TYPES,
-    primaryType: 'ClobAuth',
-    message: clobAuthMessage(account.address, String(timestamp), nonce),
-  });
-  return { SERVICE_ADDRESS: account.address, SERVICE_SIGNATURE: signature, SERVICE_TIMESTAMP: String(timestamp), SERVICE_NONCE: String(nonce) };
+function l1(account: PrivateKeyAccount, chainId: number, timestamp = T0, nonce = 0) {
+  return createL1Headers(account, chainId, nonce, timestamp);
 }
 
 function l2(creds: { key: string; secret: string; passphrase: string }, address: string, method: string, path: string, body = '') {

@@ -1,9 +1,9 @@
+import { createL1Headers } from '../../client/createL1Headers.js';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { CLOB_AUTH_TYPES, clobAuthDomain, clobAuthMessage } from '../../protocol/eip712.js';
 import { isApiError } from '../../protocol/errors.js';
 import { buildL2Signature } from '../../protocol/hmac.js';
 import type { EngineConfig } from '../../config.js';
@@ -25,14 +25,10 @@ function harness(partial: Partial<EngineConfig> = {}, reuse?: Harness): Harness 
   return h;
 }
 
-async function l1Headers(account: PrivateKeyAccount, chainId: number, timestamp: number, nonce: number | bigint) {
-  const signature = await account.signTypedData({
-    domain: clobAuthDomain(chainId),
-    types: CLOB_AUTH_TYPES,
-    primaryType: 'ClobAuth',
-    message: clobAuthMessage(account.address, String(timestamp), nonce),
-  });
-  return { service_address: account.address, service_signature: signature, service_timestamp: String(timestamp), service_nonce: String(nonce) };
+/** The client's L1 headers with lower-case names, as Node delivers them to the service. */
+async function l1Headers(account: PrivateKeyAccount, chainId: number, timestamp: number, nonce: number | bigint): Promise<Record<string, string>> {
+  const headers = await createL1Headers(account, chainId, nonce, timestamp);
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
 function l2Headers(creds: ApiCredentials, address: string, timestamp: number, method: string, path: string, body = '') {
@@ -141,8 +137,9 @@ test('the same L1 signature is accepted once, also when sent twice at the same t
   const failed = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
   assert.ok(isApiError(failed.reason) && failed.reason.code === 'nonce_reused');
   await rejectsWith(h.auth.createApiKey(headers), 'nonce_reused');
-  const v = parseInt(headers.service_signature.slice(130), 16) - 27;
-  await rejectsWith(h.auth.createApiKey({ ...headers, service_signature: headers.service_signature.slice(0, 130).toUpperCase().replace('0X', '0x') + '0' + v }), 'nonce_reused');
+  const signature = headers.service_signature!;
+  const v = parseInt(signature.slice(130), 16) - 27;
+  await rejectsWith(h.auth.createApiKey({ ...headers, service_signature: signature.slice(0, 130).toUpperCase().replace('0X', '0x') + '0' + v }), 'nonce_reused');
   assert.equal(h.credits.length, 1);
 });
 
