@@ -8,6 +8,7 @@ import { AuthService } from './services/auth/authService.js';
 import { systemClock, type Clock } from './services/clock.js';
 import type { EngineContext } from './services/context.js';
 import { DataService } from './services/data/dataService.js';
+import { HeartbeatService } from './services/heartbeats/heartbeatService.js';
 import { seedDemoMarkets } from './services/markets/seedDemoMarkets.js';
 import { MarketService } from './services/markets/marketService.js';
 import { OrderService } from './services/orders/orderService.js';
@@ -64,6 +65,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     ctx.rateLimiter = new RateLimiter(ctx);
     ctx.relayer = new RelayerService(ctx);
     ctx.data = new DataService(ctx);
+    ctx.heartbeats = new HeartbeatService(ctx);
 
     await ctx.markets.init();
     await ctx.orders.init();
@@ -71,6 +73,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     if (config.seedDemo) await seedDemoMarkets(ctx);
   } catch (e) {
     if (chainStarted) await ctx.chain.stop().catch(() => undefined);
+    ctx.orders?.close();
     writes.close();
     db.close();
     throw e;
@@ -100,10 +103,12 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     async close() {
       if (closed) return;
       closed = true;
+      await ctx.heartbeats.stop();
       ctx.orders.stop();
       ctx.relayer.stop();
       await app.close();
       await ctx.chain.stop();
+      ctx.orders.close();
       writes.close();
       db.close();
     },

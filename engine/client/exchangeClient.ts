@@ -296,6 +296,34 @@ export class ExchangeClient {
     return this.request({ method: 'POST', path: '/redeem', body: { conditionId }, auth: 'L2' });
   }
 
+  /**
+   * POST /v1/heartbeats: arms (null) or feeds the dead man's switch of this API key. Send the returned
+   * id with the next heartbeat within 10 s, or every resting order of the key's owner is cancelled.
+   */
+  postHeartbeat(heartbeatId: string | null = null): Promise<{ heartbeat_id: string }> {
+    return this.request({ method: 'POST', path: '/v1/heartbeats', body: { heartbeat_id: heartbeatId }, auth: 'L2' });
+  }
+
+  /** GET /notifications: always [] on this exchange (public-client compatibility). */
+  getNotifications(): Promise<T.Notification[]> {
+    return this.request({ method: 'GET', path: '/notifications', query: { signature_type: this.signatureType }, auth: 'L2' });
+  }
+
+  /** DELETE /notifications?ids=a,b (1 to 100 ids). */
+  dropNotifications(ids: string[]): Promise<T.Notification[]> {
+    return this.request({ method: 'DELETE', path: '/notifications', query: { ids: ids.join(',') }, auth: 'L2' });
+  }
+
+  /** GET /order-scoring: always {"scoring":false} (no rewards program); 404 for an unknown order. */
+  isOrderScoring(orderId: string): Promise<{ scoring: boolean }> {
+    return this.request({ method: 'GET', path: '/order-scoring', query: { order_id: orderId }, auth: 'L2' });
+  }
+
+  /** POST /orders-scoring: {"<id>": false} per id (1 to 500 ids). */
+  areOrdersScoring(orderIds: string[]): Promise<Record<string, boolean>> {
+    return this.request({ method: 'POST', path: '/orders-scoring', body: orderIds, auth: 'L2' });
+  }
+
   // -------------------------------------------------------------------------------------------
   // market data (public)
   // -------------------------------------------------------------------------------------------
@@ -370,6 +398,39 @@ export class ExchangeClient {
 
   getNegRisk(tokenId: string): Promise<{ neg_risk: boolean }> {
     return this.request({ method: 'GET', path: '/neg-risk', query: { token_id: tokenId } });
+  }
+
+  /** GET /ok: the v2 clients' health check, "OK". */
+  ok(): Promise<string> {
+    return this.request({ method: 'GET', path: '/ok' });
+  }
+
+  /** GET /version: the order protocol version ({"version":1}: V1 orders). */
+  getVersion(): Promise<{ version: number }> {
+    return this.request({ method: 'GET', path: '/version' });
+  }
+
+  /** GET /markets-by-token/{token_id}: the condition id of the token's market. */
+  getMarketByToken(tokenId: string): Promise<{ condition_id: string }> {
+    return this.request({ method: 'GET', path: `/markets-by-token/${encodeURIComponent(tokenId)}` });
+  }
+
+  /** GET /clob-markets/{condition_id}: compact market info (tokens, tick, minimum size, neg risk, fees). */
+  getClobMarketInfo(conditionId: string): Promise<T.ClobMarketInfo> {
+    return this.request({ method: 'GET', path: `/clob-markets/${encodeURIComponent(conditionId)}` });
+  }
+
+  getSimplifiedMarkets(nextCursor: string = INITIAL_CURSOR): Promise<T.Page<T.SimplifiedMarket>> {
+    return this.request({ method: 'GET', path: '/simplified-markets', query: { next_cursor: nextCursor } });
+  }
+
+  /** GET /sampling-markets: the markets that accept orders now. */
+  getSamplingMarkets(nextCursor: string = INITIAL_CURSOR): Promise<T.Page<T.Market>> {
+    return this.request({ method: 'GET', path: '/sampling-markets', query: { next_cursor: nextCursor } });
+  }
+
+  getSamplingSimplifiedMarkets(nextCursor: string = INITIAL_CURSOR): Promise<T.Page<T.SimplifiedMarket>> {
+    return this.request({ method: 'GET', path: '/sampling-simplified-markets', query: { next_cursor: nextCursor } });
   }
 
   // -------------------------------------------------------------------------------------------

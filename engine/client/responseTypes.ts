@@ -6,6 +6,7 @@
 import type { Address } from 'viem';
 import type { BookLevelText, BookSnapshot } from '../protocol/bookHash.js';
 import type { Side } from '../protocol/eip712.js';
+import type { ClobMarketInfoJson, SimplifiedMarketJson } from '../protocol/schemas/compat.js';
 import type { ActivityJson, ClosedPositionJson, HolderGroupJson, PositionJson, TradeJson } from '../protocol/schemas/data.js';
 import type { PublicMarketJson } from '../protocol/schemas/markets.js';
 import type { BalanceAllowanceJson, CancelResultJson, OrderRecordJson, TradeRecordJson } from '../protocol/schemas/orders.js';
@@ -76,6 +77,21 @@ export type OrderBook = BookSnapshot;
 
 export interface Market extends PublicMarketJson {
   [field: string]: unknown;
+}
+
+/** GET /clob-markets/{condition_id}: the compact market info of clob-client-v2. */
+export type ClobMarketInfo = ClobMarketInfoJson;
+
+/** A row of /simplified-markets and /sampling-simplified-markets. */
+export interface SimplifiedMarket extends SimplifiedMarketJson {
+  [field: string]: unknown;
+}
+
+/** A notification of GET /notifications (the public shape; this exchange sends none). */
+export interface Notification {
+  type: number;
+  owner: string;
+  payload: unknown;
 }
 
 type SortDirection = 'ASC' | 'DESC';

@@ -39,6 +39,7 @@ export const ERRORS = {
   market_resolved: { status: 409, message: 'The market is resolved and no longer trades.' },
   market_not_resolved: { status: 409, message: 'The market is not resolved yet.' },
   nothing_to_redeem: { status: 400, message: 'This address holds no positions of this market to redeem.' },
+  invalid_heartbeat_id: { status: 400, message: 'Invalid Heartbeat ID: send the heartbeat_id of your last answer, or null to start a new heartbeat session.' },
 
   // relayer (interface §4.4, §7, decisions §4)
   invalid_relayer_payload: { status: 400, message: 'The relayer payload is malformed.' },

@@ -6,6 +6,7 @@ import type { WriteBatcher } from '../store/writeBatcher.js';
 import type { AuthService } from './auth/authService.js';
 import type { Clock } from './clock.js';
 import type { DataService } from './data/dataService.js';
+import type { HeartbeatService } from './heartbeats/heartbeatService.js';
 import type { MarketService } from './markets/marketService.js';
 import type { OrderService } from './orders/orderService.js';
 import type { RateLimiter } from './ratelimit/rateLimiter.js';
@@ -30,4 +31,5 @@ export interface EngineContext {
   rateLimiter: RateLimiter;
   relayer: RelayerService;
   data: DataService;
+  heartbeats: HeartbeatService;
 }

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { BalanceRepo, COLLATERAL } from './balanceRepo.js';
 import { openDatabase } from './database.js';
-import { OrderRepo, type OrderRow } from './orderRepo.js';
+import { OrderRepo } from './orderRepo.js';
+import { SAMPLE_BIG, sampleOrderRow } from './orderRowFixture.js';
 import { TradeRepo, type TradeRow } from './tradeRepo.js';
 import { WriteBatcher } from './writeBatcher.js';
 
@@ -13,51 +14,20 @@ const dir = mkdtempSync(join(tmpdir(), 'order-repo-'));
 const file = join(dir, 'exchange.sqlite');
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const BIG = 9_007_199_254_740_991n; // 2^53 − 1: must come back exact, never as a float
-
-function order(id: string, over: Partial<OrderRow> = {}): OrderRow {
-  return {
-    id,
-    digest: '0x' + id.toLowerCase().padStart(64, '0'),
-    maker: '0x' + '11'.repeat(20),
-    signer: '0x' + '11'.repeat(20),
-    owner: '0x' + '11'.repeat(20),
-    conditionId: '0x' + 'ab'.repeat(32),
-    tokenId: '71321045679252212594626385532706912750332728571942532289631379312455583992563',
-    outcomeIndex: 0,
-    side: 'BUY',
-    price: 520_000n,
-    originalSize: BIG,
-    sizeMatched: 0n,
-    makerAmount: 2n ** 200n,
-    takerAmount: 10_000_000n,
-    salt: '123456789012345678901234567890',
-    nonce: '0',
-    feeRateBps: '0',
-    signatureType: 0,
-    signature: '0x' + '00'.repeat(65),
-    orderType: 'GTC',
-    expiration: 0,
-    status: 'open',
-    reserved: BIG - 1n,
-    cancelReason: null,
-    createdAt: 1_700_000_000_000,
-    updatedAt: 1_700_000_000_000,
-    ...over,
-  };
-}
+const BIG = SAMPLE_BIG;
+const order = sampleOrderRow;
 
 describe('order store', () => {
-  it('round-trips an order with big integers exactly and finds duplicates by digest or maker+salt', () => {
+  it('round-trips an order with big integers exactly and lists every order’s duplicate keys with its id', () => {
     const db = openDatabase(file);
     const repo = new OrderRepo(db);
     const o = order('01HZZZZZZZZZZZZZZZZZZZZZZA');
     repo.insert(o);
     assert.deepEqual(repo.get(o.id), o);
-    assert.equal(repo.findDuplicate(o.digest, '0xother', 'x'), o.id);
-    assert.equal(repo.findDuplicate('0xother', o.maker, o.salt), o.id);
-    assert.equal(repo.findDuplicate('0xother', o.maker, 'other'), undefined);
-    assert.throws(() => repo.insert({ ...o, id: '01HZZZZZZZZZZZZZZZZZZZZZZB', digest: '0xdifferent' }), /UNIQUE/);
+    const keys: string[][] = [];
+    repo.forEachDuplicateKey((id, digest, maker, salt) => keys.push([id, digest, maker, salt]));
+    assert.deepEqual(keys, [[o.id, o.digest, o.maker, o.salt]]);
+    assert.throws(() => repo.insert({ ...o, digest: '0xdifferent' }), /UNIQUE/, 'the id stays the primary key');
     repo.updateFill(o.id, 5n, 'partially_filled', 7n, 1_700_000_000_500);
     const live = repo.live();
     assert.equal(live.length, 1);

@@ -116,7 +116,6 @@ export class OrderRepo {
   private readonly cancelStmt: Statement;
   private readonly byIdStmt: Statement;
   private readonly liveStmt: Statement;
-  private readonly dupStmt: Statement;
 
   constructor(private readonly db: Db) {
     // Positional parameters: binding 26 named values from an object costs more than the insert itself.
@@ -128,7 +127,6 @@ export class OrderRepo {
     this.cancelStmt = db.prepare("UPDATE orders SET status = 'cancelled', reserved = 0, cancel_reason = ?, updated_at = ? WHERE id = ?");
     this.byIdStmt = db.prepare('SELECT * FROM orders WHERE id = ?').safeIntegers(true);
     this.liveStmt = db.prepare(`SELECT * FROM orders WHERE ${LIVE} ORDER BY created_at, id`).safeIntegers(true);
-    this.dupStmt = db.prepare('SELECT id FROM orders WHERE digest = ? OR (maker = ? AND salt = ?) LIMIT 1').pluck();
   }
 
   insert(o: OrderRow): void {
@@ -182,18 +180,13 @@ export class OrderRepo {
   }
 
   /**
-   * Calls `each` with the digest, maker and salt of every stored order (the duplicate index is built
-   * from this at startup, so placement does not query per order).
+   * Calls `each` with the id, digest, maker and salt of every stored order: the order service's duplicate
+   * index is built from this at startup (the table has no unique keys on them, see migration 006).
    */
-  forEachDuplicateKey(each: (digest: string, maker: string, salt: string) => void): void {
-    for (const r of this.db.prepare('SELECT digest, maker, salt FROM orders').raw().iterate() as IterableIterator<[string, string, string]>) {
-      each(r[0], r[1], r[2]);
+  forEachDuplicateKey(each: (id: string, digest: string, maker: string, salt: string) => void): void {
+    for (const r of this.db.prepare('SELECT id, digest, maker, salt FROM orders').raw().iterate() as IterableIterator<[string, string, string, string]>) {
+      each(r[0], r[1], r[2], r[3]);
     }
-  }
-
-  /** The id of an order with this digest or this (maker, salt), if any was ever stored. */
-  findDuplicate(digest: string, maker: string, salt: string): string | undefined {
-    return this.dupStmt.get(digest, maker, salt) as string | undefined;
   }
 
   /** One page of an owner's live orders, oldest first, plus the total count. */

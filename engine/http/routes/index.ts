@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { EngineContext } from '../../services/context.js';
 import { adminRoutes } from './adminRoutes.js';
 import { authRoutes } from './authRoutes.js';
+import { compatRoutes } from './compatRoutes.js';
 import { dataApiRoutes } from './dataApiRoutes.js';
 import { marketDataRoutes } from './marketDataRoutes.js';
 import { openapiRoutes } from './openapiRoutes.js';
@@ -21,6 +22,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: EngineContext): 
     orderRoutes(trading, ctx);
     marketDataRoutes(trading, ctx);
     adminRoutes(trading, ctx);
+    compatRoutes(trading, ctx);
   });
   await app.register(async (relayer) => relayerRoutes(relayer, ctx), { prefix: RELAYER_PREFIX });
   await app.register(async (data) => dataApiRoutes(data, ctx), { prefix: DATA_PREFIX });

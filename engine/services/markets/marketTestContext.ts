@@ -53,7 +53,7 @@ export async function createMarketTestContext(clock: Clock, config: Partial<Engi
   return {
     ctx,
     close() {
-      ctx.orders.stop();
+      ctx.orders.close();
       writes.close();
       db.close();
       if (owned) rmSync(dataDir, { recursive: true, force: true });

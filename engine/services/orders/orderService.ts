@@ -8,6 +8,8 @@ import { UlidFactory, normalizeUlid } from '../../protocol/ulid.js';
 import { deriveProxyWalletAddress, deriveSafeAddress } from '../../protocol/walletAddresses.js';
 import { BalanceRepo, COLLATERAL, type LedgerEntry } from '../../store/balanceRepo.js';
 import { OrderRepo, type OrderRow, type OrderSide } from '../../store/orderRepo.js';
+import { OrderWriter } from '../../store/orderWriter.js';
+import type { OrderWrite } from '../../store/orderWrites.js';
 import { TradeRepo, type TradeRow } from '../../store/tradeRepo.js';
 import type { EngineContext } from '../context.js';
 import { BalanceSheet } from './balanceSheet.js';
@@ -60,13 +62,12 @@ export interface RedeemResult {
 
 const NOT_FOUND_REASON = 'Order not found or already canceled';
 
-type Op = () => void;
-
 /**
  * The trading core: placement (validation, duplicate and balance checks, matching, settlement),
  * cancels, GTD expiry, lookups and balances. Memory (books, open orders, balances) changes synchronously
- * so placements within one event-loop turn see each other; every placement's writes go through ONE
- * `ctx.writes.commit` and the reply waits for it (group commit).
+ * so placements within one event-loop turn see each other; every placement's writes go as ONE group to
+ * the order writer (a writer thread committing batches of groups) and the reply waits until that group
+ * is on disk (group commit).
  */
 export class OrderService {
   private readonly orderRepo: OrderRepo;
@@ -76,22 +77,26 @@ export class OrderService {
   private readonly live = new Map<string, LiveOrder>();
   private readonly sheet = new BalanceSheet();
   /**
-   * Duplicate index: 'd:'+digest and 's:'+maker+':'+salt of every order ever stored or accepted and
-   * being committed. Loaded from the table on first use, so placement never queries for duplicates.
+   * Duplicate index, the only one (the table has no unique keys, see migration 006): 'd:'+digest and
+   * 's:'+maker+':'+salt of every order ever stored or accepted and being committed, each mapped to
+   * its order id. Loaded from the table on first use, so placement never queries for duplicates.
    */
-  private dupKeys: Set<string> | undefined;
+  private dupKeys: Map<string, string> | undefined;
   /** Signature recovery; batched to a worker thread when the verifier runs in worker mode. */
   private readonly verifier: SignatureVerifier;
   private readonly lastTrades = new Map<string, { price: bigint; side: OrderSide }>();
   private readonly ids = new UlidFactory();
   private readonly expiry: ExpiryTimer;
   private readonly wallets = new Map<string, string>();
+  /** Every write of the orders, trades, balances and ledger tables goes through it, in order. */
+  private readonly writer: OrderWriter;
 
   constructor(
     private readonly ctx: EngineContext,
-    opts: { verifier?: SignatureVerifier } = {},
+    opts: { verifier?: SignatureVerifier; writer?: OrderWriter } = {},
   ) {
     this.verifier = opts.verifier ?? sharedSignatureVerifier();
+    this.writer = opts.writer ?? new OrderWriter(ctx.db, ctx.writes);
     this.orderRepo = new OrderRepo(ctx.db);
     this.tradeRepo = new TradeRepo(ctx.db);
     this.balanceRepo = new BalanceRepo(ctx.db);
@@ -122,17 +127,27 @@ export class OrderService {
     }
     if (expired.length > 0) {
       // They never reached the book, so only their rows change.
-      await this.ctx.writes.commit(() => {
-        for (const o of expired) this.orderRepo.cancel(o.id, 'expired', now);
-      });
+      await this.writer.submit(expired.map((o): OrderWrite => ({ kind: 'cancel', id: o.id, reason: 'expired', at: now })));
     }
     for (const t of this.tradeRepo.latestPerCondition()) this.rememberLastTrade(t);
     this.duplicateKeys();
     this.expiry.arm();
   }
 
+  /** Stops the expiry timer (first step of a shutdown: no new writes start from it). */
   stop(): void {
     this.expiry.stop();
+  }
+
+  /** Commits what the writer holds and closes its connection (after the HTTP server has drained). */
+  close(): void {
+    this.expiry.stop();
+    this.writer.close();
+  }
+
+  /** Which writer commits the trading tables ('worker' thread, or 'inline' on the main connection), and its counters. */
+  writerInfo(): { mode: 'worker' | 'inline'; stats: OrderWriter['stats'] } {
+    return { mode: this.writer.mode, stats: this.writer.stats };
   }
 
   // ── placement ───────────────────────────────────────────────────────────────────────────────────
@@ -154,9 +169,7 @@ export class OrderService {
     const { result, ops, keys } = this.placeNow(identity, body, deps);
     if (ops.length === 0) return result;
     try {
-      await this.ctx.writes.commit(() => {
-        for (const op of ops) op();
-      });
+      await this.writer.submit(ops);
       return result;
     } catch (e) {
       // Not stored, so not a duplicate of anything.
@@ -177,12 +190,12 @@ export class OrderService {
   }
 
   /** The duplicate index (see dupKeys), built from the orders table on first use. */
-  private duplicateKeys(): Set<string> {
+  private duplicateKeys(): Map<string, string> {
     if (!this.dupKeys) {
-      const keys = new Set<string>();
-      this.orderRepo.forEachDuplicateKey((digest, maker, salt) => {
-        keys.add('d:' + digest);
-        keys.add('s:' + maker + ':' + salt);
+      const keys = new Map<string, string>();
+      this.orderRepo.forEachDuplicateKey((id, digest, maker, salt) => {
+        keys.set('d:' + digest, id);
+        keys.set('s:' + maker + ':' + salt, id);
       });
       this.dupKeys = keys;
     }
@@ -230,8 +243,8 @@ export class OrderService {
   }
 
   /** The synchronous part of a placement: returns the result and the writes that make it durable. */
-  private placeNow(identity: OrderIdentity, body: PostOrderBody, deps: ValidationDeps): { result: PlacementResult; ops: Op[]; keys: string[] } {
-    const ops: Op[] = this.expireDueNow();
+  private placeNow(identity: OrderIdentity, body: PostOrderBody, deps: ValidationDeps): { result: PlacementResult; ops: OrderWrite[]; keys: string[] } {
+    const ops: OrderWrite[] = this.expireDueNow();
     const now = this.ctx.clock.nowMs();
     deps.nowMs = now;
     const v = validateOrder(identity, body, deps);
@@ -240,8 +253,8 @@ export class OrderService {
     const digestKey = 'd:' + v.digest;
     const saltKey = 's:' + v.maker + ':' + v.salt;
     const dupKeys = this.duplicateKeys();
-    if (dupKeys.has(digestKey) || dupKeys.has(saltKey)) {
-      const dup = this.orderRepo.findDuplicate(v.digest, v.maker, v.salt) ?? 'a pending order';
+    const dup = dupKeys.get(digestKey) ?? dupKeys.get(saltKey);
+    if (dup !== undefined) {
       return {
         result: rejected(
           'INVALID_ORDER_DUPLICATED',
@@ -314,7 +327,7 @@ export class OrderService {
       return { result: rejected('FOK_ORDER_NOT_FILLED_ERROR'), ops, keys: [] };
     }
 
-    const tradeOps: Op[] = [];
+    const tradeOps: OrderWrite[] = [];
     const txHash = outcome.fills.length === 0 ? '' : '0x' + createHash('sha256').update('settlement:' + order.id).digest('hex');
     for (const fill of outcome.fills) {
       const maker = this.live.get(fill.makerId);
@@ -338,17 +351,18 @@ export class OrderService {
       if (order.orderType === 'GTD') this.expiry.add(order.id, expiryDeadline(order));
     }
 
+    // A snapshot: the live order keeps changing as later takers fill it (those are 'fill' writes).
     const row: OrderRow = { ...order };
-    ops.push(() => this.orderRepo.insert(row));
+    ops.push({ kind: 'order', row });
     for (const op of tradeOps) ops.push(op);
-    dupKeys.add(digestKey);
-    dupKeys.add(saltKey);
+    dupKeys.set(digestKey, order.id);
+    dupKeys.set(saltKey, order.id);
     const status = order.sizeMatched > 0n ? 'matched' : outcome.rested ? 'live' : 'unmatched';
     return { result: accepted(order.id, status, warning), ops, keys: [digestKey, saltKey] };
   }
 
   /** Settles one fill in memory and returns its writes (trade row, maker order update, balance moves). */
-  private settle(taker: LiveOrder, maker: LiveOrder, bookPrice: number, size: bigint, makerGone: boolean, txHash: string, now: number): Op[] {
+  private settle(taker: LiveOrder, maker: LiveOrder, bookPrice: number, size: bigint, makerGone: boolean, txHash: string, now: number): OrderWrite[] {
     const makerPrice = BigInt(fromBookPrice(maker.outcomeIndex, bookPrice));
     const takerPrice = BigInt(fromBookPrice(taker.outcomeIndex, bookPrice));
     const s = settleFill(
@@ -419,14 +433,12 @@ export class OrderService {
       transactionHash: txHash,
     };
     this.rememberLastTrade(trade);
-    const makerState = { sizeMatched: maker.sizeMatched, status: maker.status, reserved: maker.reserved };
-    return [
-      () => this.tradeRepo.insert(trade),
-      () => this.orderRepo.updateFill(maker.id, makerState.sizeMatched, makerState.status, makerState.reserved, now),
-      () => {
-        for (const e of entries) this.balanceRepo.apply(e);
-      },
+    const writes: OrderWrite[] = [
+      { kind: 'trade', row: trade },
+      { kind: 'fill', id: maker.id, sizeMatched: maker.sizeMatched, status: maker.status, reserved: maker.reserved, at: now },
     ];
+    for (const entry of entries) writes.push({ kind: 'ledger', entry });
+    return writes;
   }
 
   /**
@@ -455,7 +467,7 @@ export class OrderService {
 
   async cancel(identity: OrderIdentity, ids: string[]): Promise<CancelResult> {
     const result: CancelResult = { canceled: [], not_canceled: {} };
-    const ops: Op[] = [];
+    const ops: OrderWrite[] = [];
     const now = this.ctx.clock.nowMs();
     const seen = new Set<string>();
     for (const raw of ids) {
@@ -510,11 +522,11 @@ export class OrderService {
     return due;
   }
 
-  private expireDueNow(): Op[] {
+  private expireDueNow(): OrderWrite[] {
     const now = this.ctx.clock.nowMs();
     const next = this.expiry.next();
     if (next === undefined || next > now) return [];
-    const ops: Op[] = [];
+    const ops: OrderWrite[] = [];
     for (const id of this.expiry.due(now)) {
       const o = this.live.get(id);
       this.expiry.remove(id);
@@ -533,7 +545,7 @@ export class OrderService {
   }
 
   /** Takes an order off its book and releases its reservation in memory; returns the row update. */
-  private cancelLive(o: LiveOrder, reason: string, now: number): Op {
+  private cancelLive(o: LiveOrder, reason: string, now: number): OrderWrite {
     this.books.get(o.conditionId)?.cancel(o.id);
     if (o.reserved !== 0n) this.sheet.reserve(o.maker, reservedAssetOf(o, COLLATERAL), -o.reserved);
     o.reserved = 0n;
@@ -542,7 +554,7 @@ export class OrderService {
     o.updatedAt = now;
     this.live.delete(o.id);
     this.expiry.remove(o.id);
-    return () => this.orderRepo.cancel(o.id, reason, now);
+    return { kind: 'cancel', id: o.id, reason, at: now };
   }
 
   private whyNotCancelable(id: string, identity: OrderIdentity): string {
@@ -553,11 +565,9 @@ export class OrderService {
     return NOT_FOUND_REASON;
   }
 
-  private async commitOps(ops: Op[]): Promise<void> {
+  private async commitOps(ops: OrderWrite[]): Promise<void> {
     if (ops.length === 0) return;
-    await this.ctx.writes.commit(() => {
-      for (const op of ops) op();
-    });
+    await this.writer.submit(ops);
   }
 
   // ── reads ───────────────────────────────────────────────────────────────────────────────────────
@@ -646,7 +656,7 @@ export class OrderService {
     const addr = address.toLowerCase();
     this.sheet.add(addr, COLLATERAL, amount);
     const entry: LedgerEntry = { time: this.ctx.clock.nowMs(), address: addr, asset: COLLATERAL, delta: amount, kind: 'credit', reason };
-    await this.ctx.writes.commit(() => this.balanceRepo.apply(entry));
+    await this.writer.submit([{ kind: 'ledger', entry }]);
   }
 
   /** Balance, reservation and available amount in micro-units (for services and tests). */
@@ -714,9 +724,7 @@ export class OrderService {
     if (positions.length === 0) {
       throw new ApiError('nothing_to_redeem', `${wallets.join(', ')} hold no shares of market ${market.conditionId}; nothing to redeem.`);
     }
-    await this.ctx.writes.commit(() => {
-      for (const e of entries) this.balanceRepo.apply(e);
-    });
+    await this.writer.submit(entries.map((entry): OrderWrite => ({ kind: 'ledger', entry })));
     return { conditionId: market.conditionId, winningOutcomeIndex: winner, payout: formatUnits(total), positions };
   }
 

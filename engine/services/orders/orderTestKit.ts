@@ -124,7 +124,7 @@ export async function makeHarness(opts: { config?: Partial<EngineConfig>; dir?: 
     close() {
       if (closed) return;
       closed = true;
-      orders.stop();
+      orders.close();
       writes.close();
       db.close();
     },
