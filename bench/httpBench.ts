@@ -37,6 +37,8 @@ export interface HttpBenchResult {
   /** CPU time per accepted order: the engine process (all threads) and this load generator. */
   engineCpuUsPerOrder: number;
   loadGeneratorCpuUsPerOrder: number;
+  /** During the measured run: writer-thread transactions and signature-recovery batches, and their mean sizes. */
+  pipeline: { writerBatches: number; groupsPerWriterBatch: number; recoveryBatches: number; ordersPerRecoveryBatch: number };
   /** 1-minute load average before and after the measured run (other processes share the cores). */
   loadAverage: { before: number; after: number };
   lookup500: { p50Ms: number; p99Ms: number };
@@ -291,6 +293,11 @@ export async function runHttpBench(opts: HttpBenchOptions = {}): Promise<HttpBen
     // Warm-up on a separate market so JIT and caches are hot, then the measured run.
     const warmMarket = await createMarket(ready, '0.01');
     await blast(conns, serializeOrders(ready.trading, prepareOrders(3_000, traders, warmMarket, domain)));
+    const stats = async () =>
+      json<{ orderWriter: { batches: number; groups: number }; signatureVerifier: { batches: number; inWorker: number } }>(
+        await fetch(`${ready.trading}/admin/stats`, { headers: { authorization: `Bearer ${ready.operatorToken}` } }),
+      );
+    const stats0 = await stats();
     const loadBefore = loadavg()[0]!;
     const engineCpu0 = processCpuSeconds(engine.pid);
     const ownCpu0 = process.cpuUsage();
@@ -298,6 +305,15 @@ export async function runHttpBench(opts: HttpBenchOptions = {}): Promise<HttpBen
     const engineCpu = processCpuSeconds(engine.pid) - engineCpu0;
     const ownCpu = process.cpuUsage(ownCpu0);
     const loadAfter = loadavg()[0]!;
+    const stats1 = await stats();
+    const writerBatches = stats1.orderWriter.batches - stats0.orderWriter.batches;
+    const recoveryBatches = stats1.signatureVerifier.batches - stats0.signatureVerifier.batches;
+    const pipeline = {
+      writerBatches,
+      groupsPerWriterBatch: Math.round(((stats1.orderWriter.groups - stats0.orderWriter.groups) / Math.max(1, writerBatches)) * 10) / 10,
+      recoveryBatches,
+      ordersPerRecoveryBatch: Math.round(((stats1.signatureVerifier.inWorker - stats0.signatureVerifier.inWorker) / Math.max(1, recoveryBatches)) * 10) / 10,
+    };
     if (run.ok === 0) throw new Error(`no order was accepted: ${run.firstError}`);
     if (run.firstError) console.error(`first rejection: ${run.firstError}`);
 
@@ -323,6 +339,7 @@ export async function runHttpBench(opts: HttpBenchOptions = {}): Promise<HttpBen
       ceilingPercent: Math.round((run.ok / run.seconds / recoveryCeilingPerSecond) * 1000) / 10,
       engineCpuUsPerOrder: Math.round((engineCpu * 1e6) / run.ok),
       loadGeneratorCpuUsPerOrder: Math.round((ownCpu.user + ownCpu.system) / run.ok),
+      pipeline,
       loadAverage: { before: loadBefore, after: loadAfter },
       lookup500: { p50Ms: percentile(lookup, 50), p99Ms: percentile(lookup, 99) },
       book1000Levels: {

@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { join } from 'node:path';
 import { startChain } from './chain/startChain.js';
 import { resolveConfig, type EngineConfig } from './config.js';
-import { buildApp } from './http/app.js';
+import { BODY_LIMIT, buildApp } from './http/app.js';
+import { createLeanServer, type LeanServer } from './http/leanServer.js';
+import { leanOrderRouter } from './http/routes/leanOrderRoutes.js';
 import { DATA_PREFIX, RELAYER_PREFIX } from './http/routes/index.js';
 import { AuthService } from './services/auth/authService.js';
 import { systemClock, type Clock } from './services/clock.js';
@@ -81,13 +83,24 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
 
   const app = await buildApp(ctx, { logger: opts.logger ?? false });
   let closed = false;
+  let lean: LeanServer | undefined;
 
   return {
     ctx,
     app,
     async listen() {
-      await app.listen({ host: config.host, port: config.port });
-      const addr = app.server.address();
+      // The lean front listens; fastify's server (not listening itself) takes every connection it hands over.
+      await app.ready();
+      const front = createLeanServer({ fallback: app.server, route: leanOrderRouter(ctx), bodyLimit: BODY_LIMIT });
+      await new Promise<void>((resolve, reject) => {
+        front.server.once('error', reject);
+        front.server.listen(config.port, config.host, () => {
+          front.server.off('error', reject);
+          resolve();
+        });
+      });
+      lean = front;
+      const addr = front.server.address();
       const port = typeof addr === 'object' && addr ? addr.port : config.port;
       const base = `http://${config.host}:${port}`;
       return {
@@ -106,7 +119,9 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
       await ctx.heartbeats.stop();
       ctx.orders.stop();
       ctx.relayer.stop();
-      await app.close();
+      await Promise.all([lean?.close(), app.close()]);
+      // Connections the lean front handed to fastify's server: it never listened, so close() left them.
+      app.server.closeAllConnections();
       await ctx.chain.stop();
       ctx.orders.close();
       writes.close();

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError, ERRORS, isApiError } from '../protocol/errors.js';
+import { AJV_CUSTOM_OPTIONS, validationErrorBody, type SchemaError } from './bodyValidator.js';
 import type { EngineContext } from '../services/context.js';
 import { registerRoutes } from './routes/index.js';
 
@@ -23,9 +24,7 @@ export async function buildApp(ctx: EngineContext, opts: { logger?: boolean } = 
     bodyLimit: BODY_LIMIT,
     // Public clients send Content-Type: application/json on bodiless GET/DELETE; treat them as bodiless.
     return503OnClosing: true,
-    ajv: {
-      customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false },
-    },
+    ajv: { customOptions: AJV_CUSTOM_OPTIONS },
   });
 
   app.decorateRequest('rawBody', '');
@@ -36,12 +35,10 @@ export async function buildApp(ctx: EngineContext, opts: { logger?: boolean } = 
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     req.rawBody = text;
-    // A regex stops at the first non-blank character; trim() would copy every body.
-    if (BLANK.test(text)) return done(null, undefined);
     try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(new ApiError('invalid_json', `The request body is not valid JSON (${shortJsonError(text)}). Send a JSON document.`), undefined);
+      done(null, parseJsonBody(text));
+    } catch (e) {
+      done(e as ApiError, undefined);
     }
   });
 
@@ -58,6 +55,17 @@ export async function buildApp(ctx: EngineContext, opts: { logger?: boolean } = 
   app.addHook('preClose', async () => ctx.rateLimiter.stop());
   await registerRoutes(app, ctx);
   return app;
+}
+
+/** A request body as JSON: undefined when blank, ApiError invalid_json when malformed (every route, lean path included). */
+export function parseJsonBody(text: string): unknown {
+  // A regex stops at the first non-blank character; trim() would copy every body.
+  if (BLANK.test(text)) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError('invalid_json', `The request body is not valid JSON (${shortJsonError(text)}). Send a JSON document.`);
+  }
 }
 
 function shortJsonError(text: string): string {
@@ -77,19 +85,7 @@ function sendError(err: FastifyError | ApiError, req: FastifyRequest, reply: Fas
   }
   const fe = err as FastifyError;
   if (fe.validation) {
-    const first = fe.validation[0];
-    const where = fe.validationContext ?? 'body';
-    const path = (first?.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
-    const missing = first?.keyword === 'required' ? String((first.params as { missingProperty?: string }).missingProperty ?? '') : '';
-    const extra = first?.keyword === 'additionalProperties' ? String((first.params as { additionalProperty?: string }).additionalProperty ?? '') : '';
-    const field = [path, missing || extra].filter(Boolean).join('.') || where;
-    const problem = missing ? 'is required' : extra ? 'is not a known field' : (first?.message ?? 'is invalid');
-    const code = where === 'querystring' ? 'invalid_query' : 'invalid_field';
-    void reply.code(400).send({
-      error: code,
-      message: `${where === 'querystring' ? 'Query parameter' : 'Field'} '${field}' ${problem}.`,
-      details: { field, in: where, problem },
-    });
+    void reply.code(400).send(validationErrorBody(fe.validation[0] as SchemaError | undefined, fe.validationContext ?? 'body'));
     return;
   }
   if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || fe.statusCode === 413) {

@@ -33,6 +33,17 @@ describe('operator routes', () => {
     assert.equal((await app.inject({ method: 'GET', url: '/admin/pause' })).statusCode, 401);
   });
 
+  test('GET /admin/stats shows the order path counters to the operator only', async () => {
+    assert.equal((await app.inject({ method: 'GET', url: '/admin/stats' })).statusCode, 401);
+    const before = (await app.inject({ method: 'GET', url: '/admin/stats', headers: auth })).json();
+    assert.equal(before.orderWriter.mode, 'worker');
+    await post('/admin/faucet', { address: '0x' + '12'.repeat(20), amount: '5' });
+    const after = (await app.inject({ method: 'GET', url: '/admin/stats', headers: auth })).json();
+    assert.equal(after.orderWriter.groups - before.orderWriter.groups, 1, 'the faucet credit went through the writer thread');
+    assert.equal(typeof after.signatureVerifier.mode, 'string');
+    assert.ok(after.writeBatcher.transactions >= 0);
+  });
+
   test('POST /admin/markets answers 201 with the market as GET /markets/{id} shows it', async () => {
     const r = await create({ outcomes: ['Up', 'Down'], endDate: '2031-01-01', description: 'Rules.' });
     assert.equal(r.statusCode, 201);

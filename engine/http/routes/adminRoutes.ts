@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { formatUnits, parseUnits } from '../../protocol/amounts.js';
 import { ApiError } from '../../protocol/errors.js';
-import { CreateMarketBody, FaucetBody, FaucetResponse, PauseBody, PauseResponse, ResolveBody, ResolveParams } from '../../protocol/schemas/admin.js';
+import { CreateMarketBody, FaucetBody, FaucetResponse, PauseBody, PauseResponse, ResolveBody, ResolveParams, StatsResponse } from '../../protocol/schemas/admin.js';
 import { PublicMarketSchema } from '../../protocol/schemas/markets.js';
 import type { EngineContext } from '../../services/context.js';
 import { MarketDataService } from '../../services/markets/marketDataService.js';
@@ -45,6 +45,11 @@ export function adminRoutes(app: FastifyInstance, ctx: EngineContext): void {
       }
     };
   const base = { onRequest: requireOperator };
+
+  app.get('/admin/stats', { ...base, schema: { tags: TAG, security: SECURITY, summary: 'Counters of the order path: writer thread batches, signature-recovery batches, main-connection group commits', response: { 200: StatsResponse } } }, async () => ({
+    ...ctx.orders.pipelineStats(),
+    writeBatcher: { ...ctx.writes.stats },
+  }));
 
   app.post('/admin/markets', { ...base, preValidation: decimalStrings('tickSize', 'minOrderSize'), schema: { tags: TAG, security: SECURITY, summary: 'Create a binary market', body: CreateMarketBody, response: { 201: PublicMarketSchema } } }, async (req, reply) => {
     const b = req.body as { question: string; description?: string; outcomes?: string[]; tickSize: string; minOrderSize: string; negRisk?: boolean; endDate?: string | null; eventId?: number };

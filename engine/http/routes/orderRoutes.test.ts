@@ -10,6 +10,7 @@ import { buildL2Signature } from '../../protocol/hmac.js';
 import { ManualClock } from '../../services/clock.js';
 import type { Market } from '../../services/markets/marketService.js';
 import { accounts, signedBody, units } from '../../services/orders/orderTestKit.js';
+import { Wire } from '../wireClient.js';
 
 const [alice, bob] = accounts as [PrivateKeyAccount, PrivateKeyAccount];
 
@@ -45,29 +46,47 @@ describe('order routes', () => {
     return res.json() as Creds;
   }
 
-  /** An L2 request as the public clients send it: HMAC over timestamp + METHOD + path + exact body bytes. */
-  function l2(acct: PrivateKeyAccount, method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) {
+  /** The L2 headers as the public clients send them: HMAC over timestamp + METHOD + path + exact body bytes. */
+  function l2Headers(acct: PrivateKeyAccount, method: string, url: string, payload: string | undefined): Record<string, string> {
     const c = creds.get(acct.address)!;
     const ts = String(nowSec());
-    const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-    const path = url.split('?')[0]!;
-    return engine.app.inject({
-      method,
-      url,
-      headers: {
-        'content-type': 'application/json',
-        SERVICE_ADDRESS: acct.address,
-        SERVICE_SIGNATURE: buildL2Signature(c.secret, ts, method, path, payload),
-        SERVICE_TIMESTAMP: ts,
-        SERVICE_API_KEY: c.key,
-        SERVICE_PASSPHRASE: c.passphrase,
-      },
-      ...(payload === undefined ? {} : { payload }),
-    });
+    return {
+      'content-type': 'application/json',
+      SERVICE_ADDRESS: acct.address,
+      SERVICE_SIGNATURE: buildL2Signature(c.secret, ts, method, url.split('?')[0]!, payload),
+      SERVICE_TIMESTAMP: ts,
+      SERVICE_API_KEY: c.key,
+      SERVICE_PASSPHRASE: c.passphrase,
+    };
   }
 
+  const text = (body: unknown) => (body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body));
+
+  /** An L2 request through fastify (inject). */
+  function l2(acct: PrivateKeyAccount, method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) {
+    const payload = text(body);
+    return engine.app.inject({ method, url, headers: l2Headers(acct, method, url, payload), ...(payload === undefined ? {} : { payload }) });
+  }
+
+  /** The same request over TCP to the listening engine, on a fresh connection (so the lean front sees it first). */
+  async function overTcp(method: string, url: string, headers: Record<string, string>, payload = ''): Promise<{ status: number; headers: Record<string, string>; json: unknown }> {
+    const w = await Wire.open(port);
+    try {
+      let head = `${method} ${url} HTTP/1.1\r\nhost: 127.0.0.1\r\n`;
+      for (const [k, v] of Object.entries(headers)) head += `${k}: ${v}\r\n`;
+      w.write(`${head}content-length: ${Buffer.byteLength(payload)}\r\n\r\n${payload}`);
+      const [r] = await w.responses(1);
+      return { status: r!.status, headers: r!.headers, json: JSON.parse(Buffer.from(r!.body, 'latin1').toString('utf8')) };
+    } finally {
+      w.close();
+    }
+  }
+
+  let port: number;
+
   before(async () => {
-    engine = await createEngine({ dataDir: dir, chain: 'none', seedDemo: false, rateLimits: false }, { clock });
+    engine = await createEngine({ dataDir: dir, chain: 'none', seedDemo: false, rateLimits: false, port: 0 }, { clock });
+    port = Number(new URL((await engine.listen()).trading).port);
     market = await engine.ctx.markets.create({ question: 'Will the route tests pass?', tickSize: 10_000n, minOrderSize: 5_000_000n }, { waitForChain: false });
     for (const a of [alice, bob]) {
       creds.set(a.address, await createKey(a));
@@ -142,6 +161,59 @@ describe('order routes', () => {
     assert.equal(json.json().error, 'invalid_json');
     const noAuth = await engine.app.inject({ method: 'POST', url: '/order', payload: await body(alice) });
     assert.equal(noAuth.statusCode, 401);
+  });
+
+  it('POST /order answers the same over the lean HTTP path as through fastify, request by request', async () => {
+    let stringSalts = 0;
+    const withoutId = (j: unknown) => ({ ...(j as object), order_id: typeof (j as { order_id?: unknown }).order_id === 'string' ? '<id>' : null });
+    const cases: Array<[string, () => Promise<{ body: string | undefined; headers?: Record<string, string> }>]> = [
+      ['an accepted order', async () => ({ body: text(await body(alice)) })],
+      ['salt as a decimal string', async () => ({ body: text(await body(alice, { salt: String(98765432109876543210n + BigInt(++stringSalts)) })) })],
+      ['a refused placement', async () => ({ body: text(await body(alice, { size: units(1) })) })],
+      ['an owner mismatch', async () => ({ body: text(await body(alice, { owner: bob.address })) })],
+      ['a malformed field', async () => {
+        const b = await body(alice);
+        (b.order as { maker: string }).maker = '0x123';
+        return { body: text(b) };
+      }],
+      ['an unknown field', async () => ({ body: text({ ...(await body(alice)), surprise: 1 }) })],
+      ['a missing field', async () => {
+        const b = await body(alice);
+        delete (b as { owner?: string }).owner;
+        return { body: text(b) };
+      }],
+      ['bad JSON', async () => ({ body: '{"order":' })],
+      ['a blank body', async () => ({ body: '  ' })],
+      ['no L2 headers', async () => ({ body: text(await body(alice)), headers: { 'content-type': 'application/json' } })],
+      ['a wrong L2 signature', async () => {
+        const payload = text(await body(alice))!;
+        return { body: payload, headers: { ...l2Headers(alice, 'POST', '/order', payload), SERVICE_SIGNATURE: 'AAAA' + l2Headers(alice, 'POST', '/order', payload).SERVICE_SIGNATURE!.slice(4) } };
+      }],
+    ];
+    for (const [name, make] of cases) {
+      const a = await make();
+      const b = await make();
+      const viaFastify = await engine.app.inject({ method: 'POST', url: '/order', headers: a.headers ?? l2Headers(alice, 'POST', '/order', a.body), ...(a.body === undefined ? {} : { payload: a.body }) });
+      const viaLean = await overTcp('POST', '/order', b.headers ?? l2Headers(alice, 'POST', '/order', b.body), b.body);
+      assert.equal(viaLean.headers['keep-alive'], undefined, `${name}: answered by the lean path (node's server adds keep-alive)`);
+      assert.equal(viaLean.status, viaFastify.statusCode, `${name}: status`);
+      assert.deepEqual(withoutId(viaLean.json), withoutId(viaFastify.json()), `${name}: body`);
+    }
+    await engine.ctx.markets.pause(market.conditionId);
+    try {
+      const payload = text(await body(alice))!;
+      const paused = await overTcp('POST', '/order', l2Headers(alice, 'POST', '/order', payload), payload);
+      assert.equal(paused.status, 409);
+      assert.equal((paused.json as { error: string }).error, 'condition_paused');
+    } finally {
+      await engine.ctx.markets.resume(market.conditionId);
+    }
+  });
+
+  it('GET routes on the listening engine still answer through fastify', async () => {
+    const r = await overTcp('GET', `/book?token_id=${market.tokenIds[0]}`, {});
+    assert.equal(r.status, 200);
+    assert.equal((r.json as { asset_id: string }).asset_id, market.tokenIds[0]);
   });
 
   it('POST /orders places a batch (200, one result per entry) and refuses more than 15 entries', async () => {

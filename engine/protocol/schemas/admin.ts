@@ -35,3 +35,20 @@ export const FaucetBody = Type.Object(
   { additionalProperties: false },
 );
 export const FaucetResponse = Type.Object({ address: Type.String(), credited: Type.String() });
+
+const Counter = Type.Integer({ minimum: 0 });
+export const StatsResponse = Type.Object({
+  orderWriter: Type.Object({
+    mode: Type.String({ description: "'worker' (writer thread) or 'inline' (main connection)" }),
+    batches: Counter,
+    groups: Counter,
+    inline: Counter,
+  }),
+  signatureVerifier: Type.Object({
+    mode: Type.String({ description: "'worker' (recovery thread) or 'inline'" }),
+    batches: Counter,
+    inWorker: Counter,
+    inline: Counter,
+  }),
+  writeBatcher: Type.Object({ transactions: Counter, writes: Counter, syncs: Counter, checkpoints: Counter, syncMs: Type.Number() }),
+});

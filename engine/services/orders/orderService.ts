@@ -150,6 +150,14 @@ export class OrderService {
     return { mode: this.writer.mode, stats: this.writer.stats };
   }
 
+  /** Counters of the order path's two helpers: the writer and the signature verifier (GET /admin/stats). */
+  pipelineStats(): { orderWriter: { mode: string; batches: number; groups: number; inline: number }; signatureVerifier: { mode: string; batches: number; inWorker: number; inline: number } } {
+    return {
+      orderWriter: { mode: this.writer.mode, ...this.writer.stats },
+      signatureVerifier: { mode: this.verifier.mode, ...this.verifier.stats },
+    };
+  }
+
   // ── placement ───────────────────────────────────────────────────────────────────────────────────
 
   /**
