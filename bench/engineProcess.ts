@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ReadyLine } from '../engine/index.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -18,14 +19,17 @@ export interface EngineProcess {
 }
 
 /**
- * Starts the headless exchange as its own process, exactly as `npm run exchange` does (scripts/exchange.mjs), so a load
+ * Starts the headless exchange as its own process, as `npm run exchange` does (scripts/engineEntry.mjs), so a load
  * generator in this process measures it over real HTTP without sharing its event loop.
  */
 export async function startEngineProcess(args: string[]): Promise<EngineProcess> {
   const t0 = performance.now();
   // BENCH_ENGINE_NODE_ARGS (e.g. "--cpu-prof") profiles the engine process under load.
   const nodeArgs = (process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, 'scripts/exchange.mjs', ...args], {
+  // The engine itself, not the scripts/exchange.mjs wrapper (which may run it as a child): its pid is
+  // the one whose CPU time the benchmark reads.
+  const { engineEntry } = (await import(pathToFileURL(join(ROOT, 'scripts', 'engineEntry.mjs')).href)) as { engineEntry(): { compiled: boolean; args: string[] } };
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...engineEntry().args, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
