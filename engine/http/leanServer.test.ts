@@ -75,6 +75,17 @@ describe('lean HTTP front', () => {
     w.close();
   });
 
+  it('answers 150 pipelined requests in order, reading on as the earlier ones are answered', async () => {
+    const w = await Wire.open(port);
+    w.write(Array.from({ length: 150 }, (_, i) => request('POST', '/fast', `{"i":${i}}`)).join(''));
+    const rs = await w.responses(150);
+    assert.deepEqual(
+      rs.map((r) => JSON.parse(JSON.parse(r.body).body).i),
+      Array.from({ length: 150 }, (_, i) => i),
+    );
+    w.close();
+  });
+
   it('hands the connection to the fallback server at the first request it does not route, for good', async () => {
     const w = await Wire.open(port);
     w.write(request('POST', '/fast', '{"n":1}'));

@@ -32,6 +32,8 @@ export interface LeanServerOptions {
   keepAliveTimeoutMs?: number;
 }
 
+/** Requests of one connection being handled at once; beyond it, reading pauses (pipelining backpressure). */
+const MAX_IN_FLIGHT = 64;
 /** Node's default limit on the request head; a longer head goes to the fallback (which answers 431). */
 const MAX_HEAD_BYTES = 16 * 1024;
 const HEAD_END = Buffer.from('\r\n\r\n');
@@ -113,6 +115,18 @@ class LeanConnection {
     socket.on('data', this.onData);
     socket.on('error', () => socket.destroy());
     socket.on('close', forget);
+    socket.on('drain', () => this.resume());
+  }
+
+  /** A client that pipelines without reading its responses is not read from until it catches up. */
+  private get backlogged(): boolean {
+    return this.slots.length >= MAX_IN_FLIGHT || this.socket.writableNeedDrain;
+  }
+
+  private resume(): void {
+    if (this.handOver || this.backlogged || !this.socket.isPaused()) return;
+    this.socket.resume();
+    this.parse();
   }
 
   /** Shutdown: end the connection now if nothing is pending, else after the pending responses. */
@@ -129,6 +143,10 @@ class LeanConnection {
 
   private parse(): void {
     while (!this.handOver && !this.closeAfter && this.buf && this.buf.length > 0) {
+      if (this.backlogged) {
+        this.socket.pause();
+        return;
+      }
       const buf = this.buf;
       const headEnd = buf.indexOf(HEAD_END);
       if (headEnd < 0) {
@@ -185,9 +203,10 @@ class LeanConnection {
       const slot = this.slots.shift()!;
       if (!this.socket.destroyed) this.socket.write(slot.text!, 'utf8');
     }
-    if (this.slots.length > 0) return;
+    if (this.slots.length > 0) return this.resume();
     if (this.closeAfter) this.socket.end();
     else if (this.handOver) this.handOff();
+    else this.resume();
   }
 
   /** From this request on, the fallback server owns the connection (once earlier responses are out). */
@@ -199,6 +218,8 @@ class LeanConnection {
   private handOff(): void {
     const socket = this.socket;
     socket.off('data', this.onData);
+    socket.removeAllListeners('drain');
+    if (socket.isPaused()) socket.resume();
     socket.setTimeout(0);
     this.forget();
     const rest = this.buf;
