@@ -4,8 +4,9 @@
  * limits, market orders, FAK and FOK, cancels of live and dead orders; see `generateStream`), replayed on
  * our OrderBook and, translated to each library's API, on the npm order books nodejs-order-book,
  * hft-limit-order-book and limit-order-book. Reports orders/s in wall-clock and in CPU time (best of several
- * runs after a warm-up), each library beside ours on exactly the orders it ran, measured back to back, and
- * the load average: the machine may be shared, and wall-clock figures on a loaded machine understate both.
+ * runs after a warm-up), each library beside ours on exactly the orders it ran under one protocol for both
+ * (see `measureLibrary`), and the load average: the machine may be shared, and wall-clock figures on a
+ * loaded machine understate both.
  *
  * Run alone: `npx tsx bench/matchingBench.ts [orders]`.
  */
@@ -24,9 +25,9 @@ import { PRICE_ONE, type BookSide, type Level, type OrderIn } from '../engine/bo
 export interface MatchingBenchOptions {
   /** Stream length (default 1,000,000). */
   orders?: number;
-  /** Wall-clock budget per library, in seconds, before it is measured on a prefix only (default 15). */
+  /** Wall-clock budget per library (its warm-up and measured runs), in seconds, before it is measured on a prefix only (default 20). */
   librarySeconds?: number;
-  /** Measured runs per book after the warm-up (default 5 for ours, up to 3 for the libraries). */
+  /** Measured runs after the warm-up: ours on the full stream (default 5); each library and ours on its prefix (up to 3, the same number for both). */
   runs?: number;
   /** Skip the npm libraries (for a quick look at our own figure). */
   skipLibraries?: boolean;
@@ -52,7 +53,7 @@ export interface BookFigure {
   ordersMeasured: number;
   fullStream: boolean;
   runs: number;
-  /** For a library: our orders/s on exactly the orders it was measured on (best of 3), for a like-for-like ratio. */
+  /** For a library: our orders/s on exactly the orders it was measured on, under the same protocol (warm-up, rounds alternating with it, best of the same number of runs). */
   oursOnSameOrders?: number;
   /** The same, per CPU second. */
   oursOnSameOrdersCpu?: number;
@@ -356,40 +357,66 @@ function sameLevels(a: { bids: Level[]; asks: Level[] }, b: { bids: Level[]; ask
   return eq(a.bids, b.bids) && eq(a.asks, b.asks);
 }
 
-function measureLibrary(c: Contender, ops: readonly StreamOp[], budgetSeconds: number, maxRuns: number): BookFigure {
+/**
+ * A library and ours on the same prefix of the stream, under one protocol for both sides:
+ *
+ * - the prefix length comes from a short probe (two runs on the first 20,000 orders), so that a warm-up
+ *   and `runs` measured runs of the library fit the budget; if the warm-up shows the probe was optimistic
+ *   (early orders are cheaper than later ones), the prefix is cut to what fits;
+ * - warm-up: one untimed run on exactly that prefix for EACH side, so neither is timed with a cold JIT or
+ *   with type feedback that has not seen the deep book yet;
+ * - then `runs` rounds, each timing the library and then ours on a fresh book, so both see the same machine
+ *   load; every round runs for both (no early stop) and each side's figure is its best round;
+ * - nothing of one side is alive while the other is timed (the library's final levels are read right after
+ *   its run and the book dropped), so neither pays to mark or move the other's data. No forced GC between
+ *   runs: a forced full collection throws away optimised code that embeds objects it frees, which would
+ *   charge a re-warm-up to whoever runs next.
+ */
+function measureLibrary(c: Contender, ops: readonly StreamOp[], budgetSeconds: number, runs: number): BookFigure {
   const base = { name: c.name, version: c.pkg ? packageVersion(c.pkg) : 'n/a', ...(c.note ? { note: c.note } : {}) };
   try {
-    // Warm up on a short prefix and estimate the rate, to decide between the whole stream and a prefix.
     const probe = Math.min(ops.length, 20_000);
     timeRun(c, ops, probe);
     const probeRun = timeRun(c, ops, probe);
-    const estimate = probe / Math.max(probeRun.seconds, 1e-6);
-    const perRunBudget = budgetSeconds / maxRuns;
-    const end = estimate * perRunBudget >= ops.length ? ops.length : Math.max(probe, Math.floor(estimate * perRunBudget));
+    const perRunBudget = budgetSeconds / (runs + 1);
+    const fit = (rate: number) => (rate * perRunBudget >= ops.length ? ops.length : Math.max(probe, Math.floor(rate * perRunBudget)));
+    let end = fit(probe / Math.max(probeRun.seconds, 1e-6));
+    const warm = timeRun(c, ops, end);
+    if (warm.seconds > perRunBudget * 1.25) end = Math.min(end, fit(end / warm.seconds));
+    warm.book = undefined;
+    runOurs(ops, end);
+
     let best = Infinity;
     let bestCpu = Infinity;
-    let lastBook: unknown;
-    let runs = 0;
-    const started = performance.now();
-    while (runs < maxRuns) {
+    let oursBest = Infinity;
+    let oursBestCpu = Infinity;
+    let libraryLevels: { bids: Level[]; asks: Level[] } | undefined;
+    for (let i = 0; i < runs; i++) {
       const r = timeRun(c, ops, end);
-      runs++;
-      lastBook = r.book;
       best = Math.min(best, r.seconds);
       bestCpu = Math.min(bestCpu, r.cpuSeconds);
-      if ((performance.now() - started) / 1_000 + r.seconds > budgetSeconds) break;
+      if (i === runs - 1 && c.levels) libraryLevels = c.levels(r.book);
+      r.book = undefined;
+      const o = timeRun({ run: runOurs }, ops, end);
+      oursBest = Math.min(oursBest, o.seconds);
+      oursBestCpu = Math.min(oursBestCpu, o.cpuSeconds);
     }
-    const figure: BookFigure = { ...base, ordersPerSecond: end / best, ordersPerCpuSecond: end / bestCpu, ordersMeasured: end, fullStream: end === ops.length, runs };
-    // Ours on exactly these orders, right after the library, so both see the same machine load.
-    const oursBest = bestOf(3, { run: runOurs }, ops, end);
-    figure.oursOnSameOrders = end / oursBest.seconds;
-    figure.oursOnSameOrdersCpu = end / oursBest.cpuSeconds;
-    if (c.levels && c.name !== 'limit-order-book') {
+    const figure: BookFigure = {
+      ...base,
+      ordersPerSecond: end / best,
+      ordersPerCpuSecond: end / bestCpu,
+      ordersMeasured: end,
+      fullStream: end === ops.length,
+      runs,
+      oursOnSameOrders: end / oursBest,
+      oursOnSameOrdersCpu: end / oursBestCpu,
+    };
+    if (libraryLevels && c.name !== 'limit-order-book') {
       const ours = runOurs(ops, end);
-      figure.sameFinalBook = sameLevels(c.levels(lastBook), { bids: ours.levels('bid'), asks: ours.levels('ask') });
+      figure.sameFinalBook = sameLevels(libraryLevels, { bids: ours.levels('bid'), asks: ours.levels('ask') });
     }
     if (!figure.fullStream) {
-      figure.note = `${figure.note ? figure.note + '; ' : ''}too slow for the whole stream within ${budgetSeconds} s: measured on the first ${end.toLocaleString('en-US')} orders`;
+      figure.note = `${figure.note ? figure.note + '; ' : ''}too slow for the whole stream within ${budgetSeconds} s (warm-up and ${runs} runs): measured on the first ${end.toLocaleString('en-US')} orders`;
     }
     return figure;
   } catch (err) {
@@ -425,8 +452,8 @@ export async function runMatchingBench(opts: MatchingBenchOptions = {}): Promise
 
   const libraries: BookFigure[] = [];
   if (!opts.skipLibraries) {
-    const budget = opts.librarySeconds ?? 15;
-    const maxRuns = Math.min(3, opts.runs ?? 3);
+    const budget = opts.librarySeconds ?? 20;
+    const libraryRuns = Math.min(3, opts.runs ?? 3);
     const contenders: Contender[] = [
       fasenderos('nodejs-order-book', 'nodejs-order-book', () => new NodejsOrderBook.OrderBook() as unknown as FasenderosBook),
       fasenderos('hft-limit-order-book', 'hft-limit-order-book', () => new HftLimitOrderBook.OrderBook() as unknown as FasenderosBook),
@@ -434,7 +461,7 @@ export async function runMatchingBench(opts: MatchingBenchOptions = {}): Promise
       rhodey(createRequire(import.meta.url)('limit-order-book') as RhodeyLib),
     ];
     for (const c of contenders) {
-      libraries.push(measureLibrary(c, ops, budget, maxRuns));
+      libraries.push(measureLibrary(c, ops, budget, libraryRuns));
       await new Promise((resolve) => setImmediate(resolve)); // let the caller's event loop breathe between libraries
     }
   }

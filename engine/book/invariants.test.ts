@@ -1,7 +1,7 @@
 // The book's "no node:*" purity rule is for production code; tests need the test runner and assert.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { OrderBook, type BookOrderView, type PriceLevelView } from './orderBook.js';
+import { OrderBook, type PriceLevelView } from './orderBook.js';
 import { checkBookInvariants } from './invariants.js';
 
 /** A small healthy book: bids 40 (2 orders) and 39, asks 60. */
@@ -14,13 +14,13 @@ function healthyBook(): OrderBook {
   return book;
 }
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-const bestBidLevel = (book: OrderBook) => book.internals().bids.at(-1) as Mutable<PriceLevelView>;
-const order = (book: OrderBook, id: string) => book.internals().index.get(id) as Mutable<BookOrderView>;
-/** Moves a whole level (and its orders) to another price without re-sorting, as a bug might. */
+// The views write through to the book's real storage, so each corruption below is one a bug could make.
+const bestBidLevel = (book: OrderBook) => book.internals().bids.at(-1)!;
+const order = (book: OrderBook, id: string) => book.internals().order(book.internals().index.get(id)!);
+const slotOf = (book: OrderBook, id: string) => book.internals().index.get(id)!;
+/** Moves a level to another price without re-sorting its ladder, as a bug might. */
 function reprice(level: PriceLevelView, price: number): void {
-  (level as Mutable<PriceLevelView>).price = price;
-  for (let o = level.head; o !== null; o = o.next) (o as Mutable<BookOrderView>).price = price;
+  level.price = price;
 }
 
 test('a healthy book passes the invariant check', () => {
@@ -32,14 +32,42 @@ test('a healthy book passes the invariant check', () => {
 const corruptions: [string, (book: OrderBook) => void, RegExp][] = [
   ['a level size that is not the sum of its orders', (b) => void (bestBidLevel(b).size += 1), /cached size/],
   ['a level count that is not the number of its orders', (b) => void (bestBidLevel(b).count += 1), /cached count/],
+  ['a cancelled-order count that is not the number of cancelled orders queued', (b) => void (bestBidLevel(b).dead += 1), /cached dead count/],
   ['a zero-size order', (b) => void (order(b, 'b3').remaining = 0), /not a positive integer/],
+  ['a negative remaining size', (b) => void (order(b, 'b1').remaining = -5), /not a positive integer/],
+  ['an order flagged cancelled that is still in the index', (b) => void (order(b, 'b3').cancelled = true), /cancelled but still in the id index/],
   ['a crossed book', (b) => reprice(b.internals().asks.at(-1)!, 400_000), /crossed/],
   ['unsorted levels', (b) => reprice(b.internals().bids[0]!, 450_000), /not strictly sorted/],
-  ['an order missing from the index', (b) => void (b.internals().index as Map<string, BookOrderView>).delete('b2'), /missing from the id index|index holds/],
-  ['an index entry no level holds', (b) => void (b.internals().index as Map<string, BookOrderView>).set('ghost', order(b, 'b1')), /index holds/],
-  ['a broken prev link', (b) => void (order(b, 'b2').prev = null), /prev link/],
-  ['a tail that is not the last order', (b) => void (bestBidLevel(b).tail = order(b, 'b1')), /tail/],
-  ['an order at another price than its level', (b) => void (order(b, 'b2').price = 410_000), /price/],
+  ['a ladder sort key that disagrees with its level price', (b) => void (bestBidLevel(b).key += 1), /sort key/],
+  ['a level on the wrong side', (b) => void (bestBidLevel(b).side = 'ask'), /ask level on the bid side/],
+  ['an order missing from the index', (b) => void (b.internals().index as Map<string, number>).delete('b2'), /missing from the id index|index holds/],
+  ['an index entry no level holds', (b) => void (b.internals().index as Map<string, number>).set('ghost', slotOf(b, 'b1')), /index holds/],
+  ['a slot queued twice', (b) => {
+    const level = bestBidLevel(b);
+    level.setEntry(level.head + 1, slotOf(b, 'b1'));
+  }, /appears twice/],
+  ['a queue that ends before its last order', (b) => void (bestBidLevel(b).tail -= 1), /cached size/],
+  ['two levels sharing a FIFO segment', (b) => {
+    const [worst, best] = b.internals().bids;
+    worst!.base = best!.base;
+  }, /share FIFO positions|appears twice|points at another level/],
+  ['queue positions beyond the FIFO segment', (b) => void (bestBidLevel(b).tail = bestBidLevel(b).capacity + 1), /outside its FIFO/],
+  ['a queued slot that is on the free list', (b) => {
+    b.cancel('a1'); // its level goes, and its slot is freed
+    const level = bestBidLevel(b);
+    level.setEntry(level.head + 1, b.internals().freeSlots[0]!);
+  }, /free list/],
+  ['a free slot still flagged cancelled', (b) => {
+    b.cancel('a1');
+    b.internals().order(b.internals().freeSlots[0]!).cancelled = true;
+  }, /still flagged cancelled/],
+  ['an order that points at another level', (b) => void (order(b, 'b2').level = b.internals().bids[0]!.slot), /points at another level/],
+  ['a slot that is neither queued nor free', (b) => {
+    b.cancel('b2'); // lazily: b2's slot stays queued behind b1, flagged cancelled
+    const level = bestBidLevel(b);
+    level.tail -= 1; // drop it from the queue with every cached figure kept consistent: only the slot is lost
+    level.dead = 0;
+  }, /slots leaked/],
 ];
 
 for (const [what, corrupt, message] of corruptions) {

@@ -1,7 +1,7 @@
 import { PRICE_ONE, type BookSide } from './types.js';
-import type { BookIndexView, BookOrderView, OrderBook, PriceLevelView } from './orderBook.js';
+import type { OrderBook, OrderBookInternals, PriceLevelView } from './orderBook.js';
 
-/** What the checker needs: the book's read-only internals and its public best prices and count. */
+/** What the checker needs: the book's internals and its public best prices and count. */
 export type InspectableBook = Pick<OrderBook, 'internals' | 'bestBid' | 'bestAsk' | 'orderCount'>;
 
 /**
@@ -9,17 +9,30 @@ export type InspectableBook = Pick<OrderBook, 'internals' | 'bestBid' | 'bestAsk
  * Tests call it after every step; it walks the whole book, so it is not for production paths.
  *
  *  - the book is not crossed (best bid < best ask);
- *  - levels are strictly sorted (worst → best internally), non-empty, at integer prices in (0, PRICE_ONE);
- *  - each level's cached size and count equal the sum and number of its orders, and its FIFO list is
- *    consistent forwards and backwards (head/tail, prev/next);
- *  - every order has a positive remaining size and the side and price of its level;
- *  - the id index holds exactly the orders on the levels, and orderCount equals their number.
+ *  - levels are strictly sorted (worst → best internally), hold at least one live order, sit at integer
+ *    prices in (0, PRICE_ONE) on their own side, and their ladder sort keys agree with their prices;
+ *  - each level's FIFO segment lies inside the arena and overlaps no other level's; its queue lies within
+ *    the segment (0 ≤ head ≤ tail ≤ capacity) and holds slots inside the
+ *    storage, none on the free list, none twice on the book; every queued slot points back at the level;
+ *  - each level's cached size, live count and cancelled count equal the sum and numbers of its orders;
+ *  - a live order has a positive integer remaining size and the id index maps its id to its slot; a
+ *    cancelled one (flagged, waiting to be skipped or compacted away) is no longer in the index, and no
+ *    slot off the queues is flagged cancelled;
+ *  - the id index holds exactly the live orders, orderCount equals their number, and every slot handed
+ *    out is either queued or free (none leaked).
  */
 export function checkBookInvariants(book: InspectableBook): void {
-  const { bids, asks, index, orderCount } = book.internals();
-  const seen = new Set<string>();
-  checkSide('bid', bids, index, seen);
-  checkSide('ask', asks, index, seen);
+  const internals = book.internals();
+  const { bids, asks, index, orderCount, slotsUsed, freeSlots } = internals;
+  const free = new Set<number>();
+  for (const s of freeSlots) {
+    if (!Number.isInteger(s) || s < 0 || s >= slotsUsed) fail(`free slot ${s} outside the storage (${slotsUsed} slots)`);
+    if (free.has(s)) fail(`slot ${s} is on the free list twice`);
+    free.add(s);
+  }
+  const seen: Seen = { slots: new Set<number>(), liveIds: new Set<string>() };
+  checkSide('bid', bids, internals, free, seen);
+  checkSide('ask', asks, internals, free, seen);
 
   const bestBid = bids[bids.length - 1];
   const bestAsk = asks[asks.length - 1];
@@ -28,49 +41,81 @@ export function checkBookInvariants(book: InspectableBook): void {
   }
   if (book.bestBid() !== bestBid?.price) fail(`bestBid() ${book.bestBid()} disagrees with the levels (${bestBid?.price})`);
   if (book.bestAsk() !== bestAsk?.price) fail(`bestAsk() ${book.bestAsk()} disagrees with the levels (${bestAsk?.price})`);
-  if (index.size !== seen.size) fail(`index holds ${index.size} orders but the levels hold ${seen.size}`);
-  if (orderCount !== seen.size || book.orderCount !== seen.size) {
-    fail(`orderCount ${book.orderCount} but the levels hold ${seen.size} orders`);
+  if (index.size !== seen.liveIds.size) fail(`index holds ${index.size} orders but the levels hold ${seen.liveIds.size}`);
+  if (orderCount !== seen.liveIds.size || book.orderCount !== seen.liveIds.size) {
+    fail(`orderCount ${book.orderCount} but the levels hold ${seen.liveIds.size} orders`);
+  }
+  for (const s of free) if (internals.order(s).cancelled) fail(`free slot ${s} is still flagged cancelled`);
+  if (seen.slots.size + free.size !== slotsUsed) {
+    fail(`${slotsUsed} order slots handed out but ${seen.slots.size} queued and ${free.size} free: slots leaked`);
+  }
+  const segments = [...bids, ...asks].map((l) => [l.base, l.capacity, l.price] as const).sort((x, y) => x[0] - y[0]);
+  for (let i = 0; i < segments.length; i++) {
+    const [base, capacity, price] = segments[i]!;
+    if (!(Number.isInteger(base) && base >= 0 && capacity > 0 && base + capacity <= internals.fifoArenaLength)) {
+      fail(`level at ${price}: FIFO segment ${base}+${capacity} outside the arena of ${internals.fifoArenaLength}`);
+    }
+    const next = segments[i + 1];
+    if (next !== undefined && base + capacity > next[0]) fail(`levels at ${price} and ${next[2]} share FIFO positions`);
+  }
+  // Last, so a level moved without re-sorting is reported as unsorted or crossed, the consequence that matters.
+  for (const [sign, levels] of [[1, bids], [-1, asks]] as const) {
+    for (const level of levels) {
+      if (level.key !== sign * level.price) fail(`level at ${level.price}: ladder sort key ${level.key} disagrees with its price`);
+    }
   }
 }
 
-function checkSide(
-  side: BookSide,
-  levels: readonly PriceLevelView[],
-  index: BookIndexView,
-  seen: Set<string>,
-): void {
+interface Seen {
+  slots: Set<number>;
+  liveIds: Set<string>;
+}
+
+function checkSide(side: BookSide, levels: readonly PriceLevelView[], book: OrderBookInternals, free: Set<number>, seen: Seen): void {
+  const { index, slotsUsed } = book;
   for (let i = 0; i < levels.length; i++) {
     const level = levels[i]!;
     const where = `${side} level ${level.price}`;
     if (!Number.isInteger(level.price) || level.price <= 0 || level.price >= PRICE_ONE) fail(`${where}: price out of range`);
+    if (level.side !== side) fail(`${where}: a ${level.side} level on the ${side} side`);
     if (i > 0) {
       const prev = levels[i - 1]!.price;
       const sorted = side === 'bid' ? prev < level.price : prev > level.price;
       if (!sorted) fail(`${side} levels not strictly sorted: ${prev} then ${level.price}`);
     }
-    if (level.count === 0 || level.head === null) fail(`${where}: empty level left on the book`);
+    if (level.count <= 0) fail(`${where}: empty level left on the book`);
+    if (!(Number.isInteger(level.head) && Number.isInteger(level.tail) && level.head >= 0 && level.head <= level.tail && level.tail <= level.capacity)) {
+      fail(`${where}: queue positions ${level.head}…${level.tail} outside its FIFO of ${level.capacity}`);
+    }
 
     let size = 0;
-    let count = 0;
-    let prev: BookOrderView | null = null;
-    for (let o: BookOrderView | null = level.head; o !== null; o = o.next) {
-      const at = `${where}, order ${o.id}`;
-      if (o.prev !== prev) fail(`${at}: prev link broken`);
-      if (o.level !== level) fail(`${at}: points at another level`);
-      if (o.side !== side || o.price !== level.price) fail(`${at}: has side ${o.side} price ${o.price}`);
-      if (!(o.remaining > 0) || !Number.isSafeInteger(o.remaining)) fail(`${at}: remaining ${o.remaining} is not a positive integer`);
-      if (index.get(o.id) !== o) fail(`${at}: missing from the id index or indexed to another order`);
-      if (seen.has(o.id)) fail(`${at}: appears twice on the book`);
-      seen.add(o.id);
-      size += o.remaining;
-      count += 1;
-      if (count > index.size) fail(`${where}: queue longer than the index (a cycle?)`);
-      prev = o;
+    let live = 0;
+    let dead = 0;
+    for (let at = level.head; at < level.tail; at++) {
+      const s = level.entry(at);
+      if (!Number.isInteger(s) || s < 0 || s >= slotsUsed) fail(`${where}: queue holds slot ${s}, outside the storage`);
+      if (free.has(s)) fail(`${where}: queue holds slot ${s}, which is on the free list`);
+      if (seen.slots.has(s)) fail(`${where}: slot ${s} appears twice on the book`);
+      seen.slots.add(s);
+      const o = book.order(s);
+      const where2 = `${where}, order ${o.id} (slot ${s})`;
+      if (o.level !== level.slot) fail(`${where2}: points at another level`);
+      const indexed = index.get(o.id);
+      if (o.cancelled) {
+        if (indexed === s) fail(`${where2}: cancelled but still in the id index`);
+        dead += 1;
+      } else {
+        if (!(o.remaining > 0) || !Number.isSafeInteger(o.remaining)) fail(`${where2}: remaining ${o.remaining} is not a positive integer`);
+        if (indexed !== s) fail(`${where2}: missing from the id index or indexed to another slot`);
+        if (seen.liveIds.has(o.id)) fail(`${where2}: id appears twice on the book`);
+        seen.liveIds.add(o.id);
+        size += o.remaining;
+        live += 1;
+      }
     }
-    if (level.tail !== prev) fail(`${where}: tail is not the last order of its queue`);
     if (level.size !== size) fail(`${where}: cached size ${level.size} but its orders sum to ${size}`);
-    if (level.count !== count) fail(`${where}: cached count ${level.count} but it holds ${count} orders`);
+    if (level.count !== live) fail(`${where}: cached count ${level.count} but it holds ${live} live orders`);
+    if (level.dead !== dead) fail(`${where}: cached dead count ${level.dead} but it queues ${dead} cancelled orders`);
   }
 }
 

@@ -3,6 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { OrderBook, createOrderBook } from './orderBook.js';
 import { checkBookInvariants } from './invariants.js';
+import { ReferenceMatcher } from './referenceMatcher.js';
+import { createSeededRandom } from './seededRandom.js';
 import { PRICE_ONE, fromBookPrice, toBookTerms, type BookSide, type Fill, type OrderIn, type TimeInForce } from './types.js';
 
 /** Cents → micro-unit price (52 → 520_000). */
@@ -366,4 +368,103 @@ test('a book emptied by fills and cancels accepts new orders at the old prices',
     assert.equal(book.orderCount, 0);
     assert.deepEqual(book.levels('bid'), []);
   }
+});
+
+test('a level whose cancelled orders outnumber its live ones is compacted, and the survivors keep their time priority', () => {
+  const book = new OrderBook();
+  for (let i = 0; i < 20; i++) book.place(bid(`b${i}`, 50, 1 + i));
+  const level = () => book.internals().bids.at(-1)!;
+  // Cancels are lazy: the slot stays queued, marked cancelled, until there are more of them than live orders.
+  for (let i = 1; i < 20; i += 2) {
+    assert.equal(book.cancel(`b${i}`), sh(1 + i));
+    checkBookInvariants(book);
+  }
+  assert.deepEqual([level().count, level().dead], [10, 10]);
+  assert.equal(book.cancel('b0'), sh(1));
+  checkBookInvariants(book);
+  assert.deepEqual([level().count, level().dead], [9, 0], 'compacted once cancelled orders outnumbered live ones');
+  assert.equal(book.internals().freeSlots.length, 11);
+  assert.deepEqual(book.levels('bid'), [{ price: c(50), size: sh([2, 4, 6, 8, 10, 12, 14, 16, 18].reduce((a, i) => a + 1 + i, 0)) }]);
+  const result = book.place(ask('t', 50, 1_000, 'FAK'));
+  assert.deepEqual(result.fills.map((f) => f.makerId), ['b2', 'b4', 'b6', 'b8', 'b10', 'b12', 'b14', 'b16', 'b18']);
+  checkBookInvariants(book);
+  assert.equal(book.orderCount, 0);
+  assert.equal(book.internals().freeSlots.length, book.internals().slotsUsed, 'every slot back on the free list');
+});
+
+test('matching skips orders cancelled while queued, and a level whose live orders are all cancelled disappears', () => {
+  const book = new OrderBook();
+  for (let i = 0; i < 5; i++) book.place(ask(`a${i}`, 60, 1));
+  book.place(ask('far', 61, 1));
+  book.cancel('a0');
+  book.cancel('a2');
+  checkBookInvariants(book);
+  assert.deepEqual(book.place(bid('t', 60, 2, 'FAK')).fills.map((f) => f.makerId), ['a1', 'a3']);
+  checkBookInvariants(book);
+  book.cancel('a4'); // the last live order at 60: the level goes with its cancelled slots
+  checkBookInvariants(book);
+  assert.deepEqual(book.levels('ask'), [{ price: c(61), size: sh(1) }]);
+  assert.equal(book.bestAsk(), c(61));
+  assert.deepEqual(book.place(bid('t2', 61, 1)).fills.map((f) => f.makerId), ['far']);
+  checkBookInvariants(book);
+});
+
+test('a book drained after a flood is repacked into storage sized for what is left, with ids, sizes and time priority intact', () => {
+  const book = new OrderBook();
+  const ref = new ReferenceMatcher();
+  const rnd = createSeededRandom(5);
+  const ids: string[] = [];
+  for (let i = 0; i < 6_000; i++) {
+    const order = i % 2 === 0 ? bid(`f${i}`, 30 + rnd.int(0, 15), rnd.int(1, 9)) : ask(`f${i}`, 55 + rnd.int(0, 15), rnd.int(1, 9));
+    book.place(order);
+    ref.place(order);
+    ids.push(order.id);
+  }
+  const slotsAtPeak = book.internals().slotsUsed;
+  assert.equal(slotsAtPeak, 6_000);
+  // Drain all but 300 in random order, as a mass cancel would.
+  for (let i = ids.length - 1; i > 0; i--) {
+    const j = rnd.int(0, i);
+    [ids[i], ids[j]] = [ids[j]!, ids[i]!];
+  }
+  for (const id of ids.slice(300)) assert.equal(book.cancel(id), ref.cancel(id), `cancel ${id}`);
+  checkBookInvariants(book);
+  assert.ok(book.internals().slotsUsed <= 1_024, `repacked to ${book.internals().slotsUsed} slots`);
+  assert.equal(book.orderCount, 300);
+  for (const id of ids.slice(0, 300)) assert.deepEqual(book.get(id), ref.get(id), `get ${id}`);
+  assert.deepEqual(book.levels('bid'), ref.levels('bid'));
+  assert.deepEqual(book.levels('ask'), ref.levels('ask'));
+  // Sweeps fill the survivors in the same price-time order as the reference.
+  for (const order of [bid('sweep-b', 99, 800, 'FAK'), ask('sweep-a', 1, 800, 'FAK')]) {
+    assert.deepEqual(book.place(order), ref.place(order));
+    checkBookInvariants(book);
+  }
+  assert.equal(book.orderCount, 0);
+});
+
+test('a crowded level grows its FIFO segment, slides its queue to the front, gives a long segment back when it empties', () => {
+  const book = new OrderBook();
+  for (let i = 0; i < 1_200; i++) book.place(ask(`a${i}`, 60, 1));
+  book.place(ask('other', 61, 1));
+  checkBookInvariants(book);
+  assert.equal(book.internals().asks.at(-1)!.capacity, 2_048, 'grown by doubling');
+  // Takers consume the front twice as fast as new quotes join the back: once the end of the segment is
+  // reached with most of it consumed, the queue slides to the front instead of growing.
+  for (let i = 0; i < 900; i++) {
+    book.place(bid(`t${i}`, 60, 2, 'FAK'));
+    book.place(ask(`n${i}`, 60, 1));
+    if (i % 100 === 0) checkBookInvariants(book);
+  }
+  checkBookInvariants(book);
+  const level = book.internals().asks.at(-1)!;
+  assert.equal(level.capacity, 2_048, 'slid, not grown');
+  assert.ok(level.head < 1_000, `queue slid to the front (head ${level.head})`);
+  const fills = book.place(bid('sweep', 60, 10_000, 'FAK')).fills.map((f) => f.makerId);
+  assert.deepEqual([fills.length, fills[0], fills[1], fills.at(-1)], [300, 'n600', 'n601', 'n899']);
+  checkBookInvariants(book);
+  assert.equal(book.bestAsk(), c(61));
+  // New levels take segments again (the long one went back to the arena's free lists): still consistent.
+  for (let i = 0; i < 50; i++) book.place(ask(`z${i}`, 62 + (i % 5), 1));
+  checkBookInvariants(book);
+  assert.equal(book.orderCount, 51);
 });

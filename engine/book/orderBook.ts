@@ -8,176 +8,146 @@ import {
   type PlaceResult,
   type RestingOrder,
 } from './types.js';
-import { IdIndex } from './idIndex.js';
+import { SlotIndex } from './slotIndex.js';
+import { PriceLadder } from './priceLadder.js';
 
 /**
- * The matching core, modelled on exchange-core's order bucket design:
+ * The matching core. A deep book (tens of thousands of resting orders) spends its time on cache misses, not
+ * on arithmetic, so the layout is built around touching as few cache lines per message as possible, and
+ * around giving the garbage collector nothing to trace or copy (a fresh book built up object by object in
+ * the young generation pays for promoting every one of them):
  *
- * - each side keeps its non-empty price levels in one array sorted worst → best, so the best level is the
- *   last element (O(1) to read and to pop when it empties, which is what matching does all day); a price is
- *   found by binary search over a parallel Int32Array of keys, and new levels land near the touch, i.e. near
- *   the end, so inserts move little (on the deep benchmark book a new level moves ~20 entries on average).
- *   Direct indexing by price was weighed and left out: it would cost memory per price rather than per level
- *   and still need a search for the next best level, while level lookups are not where a deep book's time
- *   goes — cache misses on orders and on the id index are;
- * - each level is a FIFO queue built as an intrusive doubly linked list of its orders (time priority, O(1)
- *   append, O(1) unlink on cancel);
- * - one id → order hash index (`IdIndex`) gives O(1) cancel and lookup; each order keeps its id's hash, so
- *   removing a filled maker never re-reads its (by then cold) id string.
+ * - orders live in slots of one ArrayBuffer, 16 bytes each (remaining size, level, id hash): reading or
+ *   updating an order is one cache line, and sizes are raw doubles (a JS object boxes any size above the
+ *   small-integer range in a separate heap number). Freed slots are reused last-in first-out, so a new order
+ *   usually lands in a line that is still cached; ids sit in a parallel array;
+ * - each price level is a 64-byte record in another buffer (cached size, live and cancelled counts, price,
+ *   side, FIFO head and tail) plus a flat FIFO of order slots: a segment of one arena Int32Array shared by
+ *   all levels (power-of-two segments, recycled through free lists). Time priority is the array order,
+ *   appending is a store, and walking a queue reads consecutive slots;
+ * - each side's levels sit in a `PriceLadder` sorted worst → best, so the best level is the last entry;
+ * - a cancel is LAZY: it drops the id from the index, sets the slot's bit in a cancelled-slot bitset and
+ *   adjusts the level's cached size and counts, without touching the queue. Matching skips and frees
+ *   cancelled slots when it reaches them (a bit test, no order read); a level is compacted when cancelled
+ *   slots outnumber its live orders (a pass over its FIFO and the bitset, so memory stays within about twice
+ *   the live orders), and freed whole when its last live order goes;
+ * - one id → slot hash index (`SlotIndex`, pairs in an Int32Array, keys read from the id array) gives O(1)
+ *   cancel and lookup; each slot keeps its id's hash, so removing a filled maker never re-hashes its id.
  *
- * Memory grows with the number of resting orders and levels, never with the price range, so a process can
- * hold thousands of books. Emptied levels and departed orders are pooled (bounded) so the hot path allocates
- * little beyond the fills and results the interface returns.
+ * Memory grows with resting orders and levels, never with the price range, so a process can hold thousands
+ * of books; after a flood drains, the order storage is repacked to fit (see `maybeRepack`).
  */
 
-/** Read-only view of a resting order inside the book (for invariant checks; never handed to services). */
-export interface BookOrderView {
-  readonly id: string;
-  readonly side: BookSide;
-  readonly price: number;
-  readonly remaining: number;
-  readonly prev: BookOrderView | null;
-  readonly next: BookOrderView | null;
-  readonly level: PriceLevelView;
+// Order slot s, 16 bytes: f64[2s] remaining, i32[4s + O_*].
+const O_LEVEL = 2;
+const O_HASH = 3;
+const ORDER_MIN_SLOTS = 64;
+/** Order storage at least this large is repacked when fewer than an eighth of its slots are in use. */
+const REPACK_MIN_SLOTS = 4_096;
+
+// Level slot l, 64 bytes (one cache line): f64[8l] total remaining of its live orders, i32[16l + L_*]. Its FIFO
+// is the segment fifo[base … base + cap) of one arena shared by all levels (a typed array per level would cost
+// a cache miss on that array's own header at every access).
+const L_PRICE = 2;
+const L_LIVE = 3;
+const L_DEAD = 4;
+/** Position of the queue's first entry in the level's FIFO array. */
+const L_HEAD = 5;
+/** Position after the queue's last entry. */
+const L_TAIL = 6;
+const L_SIDE = 7; // 0 bid, 1 ask
+const L_BASE = 8;
+const L_CAP = 9;
+const LEVEL_SHIFT = 4; // i32 per level = 1 << LEVEL_SHIFT
+const LEVEL_MIN_SLOTS = 16;
+/** FIFO segments come in power-of-two sizes from this one up. */
+const FIFO_MIN = 8;
+/** A segment this long is returned to the arena when its level empties (a one-off crowd should not pin it). */
+const FIFO_KEEP_MAX = 1_024;
+/** A level is compacted when its cancelled slots reach this many and outnumber its live orders. */
+const COMPACT_MIN_DEAD = 8;
+
+/** A view of one order slot, for `checkBookInvariants` and the tests that corrupt a book on purpose. */
+export interface OrderSlotView {
+  readonly slot: number;
+  id: string;
+  remaining: number;
+  level: number;
+  hash: number;
+  /** Set while the order is cancelled but still queued (waiting to be skipped or compacted away). */
+  cancelled: boolean;
 }
 
-/** Read-only view of a price level: cached totals plus the head and tail of its FIFO queue. */
+/** A view of one price level (its record, its FIFO and its entry in the side's ladder). */
 export interface PriceLevelView {
-  readonly price: number;
-  readonly size: number;
-  readonly count: number;
-  readonly head: BookOrderView | null;
-  readonly tail: BookOrderView | null;
+  /** The level's slot in the level storage. */
+  readonly slot: number;
+  /** Its sort key in the ladder: sign × price. */
+  key: number;
+  price: number;
+  side: BookSide;
+  /** Cached total remaining of its live orders. */
+  size: number;
+  /** Cached number of live orders. */
+  count: number;
+  /** Cached number of cancelled orders still queued. */
+  dead: number;
+  /** The queue lies in FIFO positions head … tail − 1. */
+  head: number;
+  tail: number;
+  /** Start and length of its FIFO segment in the arena. */
+  base: number;
+  capacity: number;
+  /** The order slot at a FIFO position. */
+  entry(position: number): number;
+  setEntry(position: number, slot: number): void;
 }
 
-/** The part of the id index the invariant check reads (a Map fits it too). */
+/** The part of the id index the invariant check reads: id → order slot (a Map fits it too). */
 export interface BookIndexView {
   readonly size: number;
-  get(id: string): BookOrderView | undefined;
+  get(id: string): number | undefined;
 }
 
-/** The book's internal structures, read-only, for `checkBookInvariants`. Levels are sorted worst → best. */
+/** The book's internal structures, for `checkBookInvariants`. Levels are listed worst → best. */
 export interface OrderBookInternals {
   readonly bids: readonly PriceLevelView[];
   readonly asks: readonly PriceLevelView[];
   readonly index: BookIndexView;
+  order(slot: number): OrderSlotView;
+  /** Order slots handed out since the last repack: slots 0 … slotsUsed − 1 exist. */
+  readonly slotsUsed: number;
+  /** Order slots free for reuse. */
+  readonly freeSlots: readonly number[];
+  /** Length of the FIFO arena: segments lie within it. */
+  readonly fifoArenaLength: number;
   readonly orderCount: number;
 }
 
-/** Fields are mutable because order objects are pooled and reused once they leave the book. */
-class BookOrder implements BookOrderView {
-  prev: BookOrder | null = null;
-  next: BookOrder | null = null;
-  constructor(
-    public id: string,
-    /** `IdIndex.hashOf(id)`, kept so the index entry can be found without reading the id again. */
-    public hash: number,
-    public side: BookSide,
-    public price: number,
-    public remaining: number,
-    public level: PriceLevel,
-  ) {}
-}
-
-class PriceLevel implements PriceLevelView {
-  size = 0;
-  count = 0;
-  head: BookOrder | null = null;
-  tail: BookOrder | null = null;
-  constructor(public price: number) {}
-}
-
-const LEVEL_POOL_MAX = 4_096;
-
-/**
- * Levels kept worst → best; `sign` turns "better" into "greater" (bids: higher price, asks: lower). The sort
- * keys (sign × price) also live in a parallel Int32Array, so a binary search probes one small contiguous
- * array instead of reading a level object (a likely cache miss in a deep book) at every step.
- */
-class SideLevels {
-  readonly levels: PriceLevel[] = [];
-  private keys = new Int32Array(64);
-  private readonly pool: PriceLevel[] = [];
-  constructor(private readonly sign: 1 | -1) {}
-
-  best(): PriceLevel | undefined {
-    return this.levels[this.levels.length - 1];
-  }
-
-  /** The level at `price`, created (in sorted position) when absent. */
-  levelFor(price: number): PriceLevel {
-    const levels = this.levels;
-    const key = this.sign * price;
-    const n = levels.length;
-    // Fast path: a new best price (the common case for a quote improving the touch) or the best itself.
-    if (n === 0 || this.keys[n - 1]! < key) {
-      const level = this.newLevel(price);
-      if (n === this.keys.length) this.growKeys();
-      this.keys[n] = key;
-      levels.push(level);
-      return level;
-    }
-    const i = this.lowerBound(key, n);
-    if (this.keys[i] === key) return levels[i]!;
-    const level = this.newLevel(price);
-    if (n === this.keys.length) this.growKeys();
-    this.keys.copyWithin(i + 1, i, n);
-    this.keys[i] = key;
-    levels.splice(i, 0, level);
-    return level;
-  }
-
-  /** Removes an empty level; the best one (the usual case after matching) is a pop. */
-  remove(level: PriceLevel): void {
-    const levels = this.levels;
-    const n = levels.length;
-    if (levels[n - 1] === level) levels.pop();
-    else {
-      const i = this.lowerBound(this.sign * level.price, n);
-      this.keys.copyWithin(i, i + 1, n);
-      levels.splice(i, 1);
-    }
-    level.head = level.tail = null;
-    if (this.pool.length < LEVEL_POOL_MAX) this.pool.push(level);
-  }
-
-  /** First index below `n` whose key is ≥ `key` (keys are sorted ascending). */
-  private lowerBound(key: number, n: number): number {
-    const keys = this.keys;
-    let lo = 0;
-    let hi = n;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (keys[mid]! < key) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  private growKeys(): void {
-    const keys = new Int32Array(this.keys.length * 2);
-    keys.set(this.keys);
-    this.keys = keys;
-  }
-
-  private newLevel(price: number): PriceLevel {
-    const level = this.pool.pop();
-    if (level === undefined) return new PriceLevel(price);
-    level.price = price;
-    level.size = 0;
-    level.count = 0;
-    return level;
-  }
-}
-
-const ORDER_POOL_MAX = 65_536;
-
 export class OrderBook implements MarketBook {
-  private readonly bids = new SideLevels(1);
-  private readonly asks = new SideLevels(-1);
-  private readonly index = new IdIndex<BookOrder>();
-  /** Orders that left the book, reused by `append` (nothing outside the book holds them: `get` copies). */
-  private readonly orderPool: BookOrder[] = [];
+  private readonly bids = new PriceLadder(1);
+  private readonly asks = new PriceLadder(-1);
+
+  private ordF = new Float64Array(ORDER_MIN_SLOTS * 2);
+  private ordI = new Int32Array(this.ordF.buffer);
+  /** Bit s set: slot s holds a cancelled order still queued on its level. */
+  private cancelled = new Int32Array(ORDER_MIN_SLOTS >> 5);
+  private ids: string[] = [];
+  /** Slots handed out so far (the high-water mark); freed ones wait in `ordFree`. */
+  private ordTop = 0;
+  private ordFree = new Int32Array(ORDER_MIN_SLOTS);
+  private ordFreeN = 0;
+  private readonly index = new SlotIndex(this.ids);
+
+  private lvF = new Float64Array(LEVEL_MIN_SLOTS << (LEVEL_SHIFT - 1));
+  private lvI = new Int32Array(this.lvF.buffer);
+  private fifo = new Int32Array(LEVEL_MIN_SLOTS * FIFO_MIN);
+  private fifoTop = 0;
+  /** Free FIFO segments by size class (FIFO_MIN << class): starts. */
+  private readonly fifoFree: number[][] = [];
+  private lvTop = 0;
+  private lvFree = new Int32Array(LEVEL_MIN_SLOTS);
+  private lvFreeN = 0;
 
   get orderCount(): number {
     return this.index.size;
@@ -188,18 +158,20 @@ export class OrderBook implements MarketBook {
     checkOrder(id, side, price, size);
     if (tif !== 'GTC' && tif !== 'FAK' && tif !== 'FOK') throw new RangeError(`invalid time in force ${String(tif)} for ${id}: use GTC (also for GTD), FAK or FOK`);
     const index = this.index;
-    const hash = IdIndex.hashOf(id);
+    const hash = SlotIndex.hashOf(id);
     const missed = index.find(id, hash);
     if (missed >= 0) throw new Error(`order id ${id} is already on the book; ids must be unique per book`);
+    const isBid = side === 'bid';
     if (tif === 'FOK' && this.fillable(side, price, size) < size) {
       return { fills: [], remaining: size, rested: false };
     }
     const version = index.version;
     const fills: Fill[] = [];
-    const remaining = this.match(id, side, price, size, fills);
+    const remaining = this.match(id, isBid, price, size, fills);
+    if (fills.length > 0) this.maybeRepack();
     if (remaining > 0 && tif === 'GTC') {
-      // No fill moved an index entry (the usual passive quote): the slot the duplicate check found is still free.
-      this.append(id, hash, side, price, remaining, missed, version);
+      // No fill moved an index entry (the usual passive quote): the position the duplicate check found is still free.
+      this.append(id, hash, isBid, price, remaining, missed, version);
       return { fills, remaining, rested: true };
     }
     return { fills, remaining, rested: false };
@@ -208,149 +180,534 @@ export class OrderBook implements MarketBook {
   restore(order: RestingOrder): void {
     const { id, side, price, remaining } = order;
     checkOrder(id, side, price, remaining);
-    const hash = IdIndex.hashOf(id);
+    const hash = SlotIndex.hashOf(id);
     const missed = this.index.find(id, hash);
     if (missed >= 0) throw new Error(`cannot restore order ${id}: an order with that id is already on the book`);
-    const opposite = side === 'bid' ? this.asks.best() : this.bids.best();
-    if (opposite !== undefined && (side === 'bid' ? price >= opposite.price : price <= opposite.price)) {
+    const opposite = side === 'bid' ? this.bestAsk() : this.bestBid();
+    if (opposite !== undefined && (side === 'bid' ? price >= opposite : price <= opposite)) {
       // A resting order that crosses the book means the stored state is corrupt; refusing beats a crossed book.
-      throw new Error(`cannot restore ${side} ${id} at ${price}: it crosses the opposite best ${opposite.price}`);
+      throw new Error(`cannot restore ${side} ${id} at ${price}: it crosses the opposite best ${opposite}`);
     }
-    this.append(id, hash, side, price, remaining, missed, this.index.version);
+    this.append(id, hash, side === 'bid', price, remaining, missed, this.index.version);
   }
 
   cancel(id: string): number | undefined {
     if (typeof id !== 'string') return undefined;
     const index = this.index;
-    const slot = index.find(id, IdIndex.hashOf(id));
-    if (slot < 0) return undefined;
-    const order = index.valueAt(slot);
-    index.removeAt(slot);
-    const level = order.level;
-    const { prev, next } = order;
-    if (prev === null) level.head = next;
-    else prev.next = next;
-    if (next === null) level.tail = prev;
-    else next.prev = prev;
-    level.size -= order.remaining;
-    level.count -= 1;
-    if (level.count === 0) (order.side === 'bid' ? this.bids : this.asks).remove(level);
-    const remaining = order.remaining;
-    this.release(order);
+    const at = index.find(id, SlotIndex.hashOf(id));
+    if (at < 0) return undefined;
+    const s = index.valueAt(at);
+    index.removeAt(at);
+    const remaining = this.ordF[s << 1]!;
+    const lv = this.ordI[(s << 2) + O_LEVEL]!;
+    this.cancelled[s >> 5] = this.cancelled[s >> 5]! | (1 << (s & 31));
+    const lvI = this.lvI;
+    const b = lv << LEVEL_SHIFT;
+    const live = lvI[b + L_LIVE]! - 1;
+    if (live === 0) {
+      this.dropLevel(lv);
+    } else {
+      lvI[b + L_LIVE] = live;
+      this.lvF[lv << (LEVEL_SHIFT - 1)] = this.lvF[lv << (LEVEL_SHIFT - 1)]! - remaining;
+      const dead = lvI[b + L_DEAD]! + 1;
+      lvI[b + L_DEAD] = dead;
+      if (dead >= COMPACT_MIN_DEAD && dead > live) this.compact(lv);
+    }
+    this.maybeRepack();
     return remaining;
   }
 
   get(id: string): RestingOrder | undefined {
     if (typeof id !== 'string') return undefined;
-    const order = this.index.get(id);
-    if (order === undefined) return undefined;
-    return { id: order.id, side: order.side, price: order.price, remaining: order.remaining };
+    const s = this.index.get(id);
+    if (s === undefined) return undefined;
+    const b = this.ordI[(s << 2) + O_LEVEL]! << LEVEL_SHIFT;
+    return {
+      id: this.ids[s]!,
+      side: this.lvI[b + L_SIDE] === 0 ? 'bid' : 'ask',
+      price: this.lvI[b + L_PRICE]!,
+      remaining: this.ordF[s << 1]!,
+    };
   }
 
   levels(side: BookSide, depth?: number): Level[] {
-    const levels = (side === 'bid' ? this.bids : this.asks).levels;
+    const ladder = side === 'bid' ? this.bids : this.asks;
+    const total = ladder.n;
     // Omitted, NaN or beyond the book: every level; negative: none; fractional: rounded down.
-    const n = depth === undefined || !(depth < levels.length) ? levels.length : Math.max(0, Math.floor(depth));
+    const n = depth === undefined || !(depth < total) ? total : Math.max(0, Math.floor(depth));
     const out: Level[] = new Array(n);
     for (let i = 0; i < n; i++) {
-      const level = levels[levels.length - 1 - i]!;
-      out[i] = { price: level.price, size: level.size };
+      const lv = ladder.levels[total - 1 - i]!;
+      out[i] = { price: this.lvI[(lv << LEVEL_SHIFT) + L_PRICE]!, size: this.lvF[lv << (LEVEL_SHIFT - 1)]! };
     }
     return out;
   }
 
   bestBid(): number | undefined {
-    return this.bids.best()?.price;
+    return this.bestPrice(this.bids);
   }
 
   bestAsk(): number | undefined {
-    return this.asks.best()?.price;
+    return this.bestPrice(this.asks);
   }
 
   fillable(side: BookSide, price: number, size: number): number {
     const isBid = side === 'bid';
-    const levels = (isBid ? this.asks : this.bids).levels;
+    const ladder = isBid ? this.asks : this.bids;
+    const levels = ladder.levels;
+    const lvI = this.lvI;
+    const lvF = this.lvF;
     let available = 0;
-    for (let i = levels.length - 1; i >= 0 && available < size; i--) {
-      const level = levels[i]!;
-      if (isBid ? level.price > price : level.price < price) break;
-      available += level.size;
+    for (let i = ladder.n - 1; i >= 0 && available < size; i--) {
+      const lv = levels[i]!;
+      const levelPrice = lvI[(lv << LEVEL_SHIFT) + L_PRICE]!;
+      if (isBid ? levelPrice > price : levelPrice < price) break;
+      available += lvF[lv << (LEVEL_SHIFT - 1)]!;
     }
     return available < size ? available : size;
   }
 
-  /** Read-only access to the internal structures, for `checkBookInvariants`. */
+  /** Views of the internal structures, for `checkBookInvariants` (setters write through, for corruption tests). */
   internals(): OrderBookInternals {
-    return { bids: this.bids.levels, asks: this.asks.levels, index: this.index, orderCount: this.orderCount };
+    const sideViews = (ladder: PriceLadder) => {
+      const views: PriceLevelView[] = [];
+      for (let i = 0; i < ladder.n; i++) views.push(new OrderBook.LevelView(this, ladder, i, ladder.levels[i]!));
+      return views;
+    };
+    return {
+      bids: sideViews(this.bids),
+      asks: sideViews(this.asks),
+      index: this.index,
+      order: (slot) => new OrderBook.OrderView(this, slot),
+      slotsUsed: this.ordTop,
+      freeSlots: Array.from(this.ordFree.subarray(0, this.ordFreeN)),
+      fifoArenaLength: this.fifo.length,
+      orderCount: this.orderCount,
+    };
   }
 
   /** Takes liquidity from the opposite side at the makers' prices; returns the taker's unfilled size. */
-  private match(takerId: string, side: BookSide, limit: number, size: number, fills: Fill[]): number {
-    const isBid = side === 'bid';
-    const book = isBid ? this.asks : this.bids;
-    const levels = book.levels;
+  private match(takerId: string, isBid: boolean, limit: number, size: number, fills: Fill[]): number {
+    const ladder = isBid ? this.asks : this.bids;
     const index = this.index;
+    const ordF = this.ordF;
+    const ordI = this.ordI;
+    const cancelled = this.cancelled;
+    const ids = this.ids;
+    const lvI = this.lvI;
     let remaining = size;
-    while (remaining > 0 && levels.length > 0) {
-      const level = levels[levels.length - 1]!;
-      const levelPrice = level.price;
+    while (remaining > 0 && ladder.n > 0) {
+      const lv = ladder.levels[ladder.n - 1]!;
+      const b = lv << LEVEL_SHIFT;
+      const levelPrice = lvI[b + L_PRICE]!;
       if (isBid ? levelPrice > limit : levelPrice < limit) break;
-      let maker = level.head;
-      while (maker !== null && remaining > 0) {
-        const qty = maker.remaining < remaining ? maker.remaining : remaining;
-        const makerRemaining = maker.remaining - qty;
-        maker.remaining = makerRemaining;
+      const fifo = this.fifo;
+      const base = lvI[b + L_BASE]!;
+      let live = lvI[b + L_LIVE]!;
+      let dead = lvI[b + L_DEAD]!;
+      let levelSize = this.lvF[lv << (LEVEL_SHIFT - 1)]!;
+      let at = lvI[b + L_HEAD]!;
+      for (;;) {
+        const s = fifo[base + at]!;
+        const bit = 1 << (s & 31);
+        if ((cancelled[s >> 5]! & bit) !== 0) {
+          // Cancelled while queued: free it now that matching reached it.
+          cancelled[s >> 5]! &= ~bit;
+          this.freeSlot(s);
+          dead--;
+          at++;
+          continue;
+        }
+        const makerRemaining = ordF[s << 1]!;
+        const qty = makerRemaining < remaining ? makerRemaining : remaining;
+        const left = makerRemaining - qty;
         remaining -= qty;
-        level.size -= qty;
-        fills.push({ makerId: maker.id, takerId, price: levelPrice, size: qty, makerRemaining });
-        if (makerRemaining > 0) break; // the taker is done; the maker keeps its place at the head
-        index.removeAt(index.find(maker.id, maker.hash));
-        level.count -= 1;
-        const next = maker.next;
-        this.release(maker);
-        maker = next;
+        levelSize -= qty;
+        fills.push({ makerId: ids[s]!, takerId, price: levelPrice, size: qty, makerRemaining: left });
+        if (left > 0) {
+          ordF[s << 1] = left; // the taker is done; the maker keeps its place at the head
+          break;
+        }
+        index.removeAt(index.find(ids[s]!, ordI[(s << 2) + O_HASH]!));
+        this.freeSlot(s);
+        at++;
+        if (--live === 0 || remaining === 0) break;
       }
-      level.head = maker;
-      if (maker === null) {
-        level.tail = null;
-        book.remove(level);
+      if (live === 0) {
+        // Whatever is still queued was cancelled: free it with the level.
+        this.freeQueue(base + at, base + lvI[b + L_TAIL]!);
+        this.releaseLevel(lv);
+        ladder.n--;
       } else {
-        maker.prev = null;
+        lvI[b + L_HEAD] = at;
+        lvI[b + L_LIVE] = live;
+        lvI[b + L_DEAD] = dead;
+        this.lvF[lv << (LEVEL_SHIFT - 1)] = levelSize;
       }
     }
     return remaining;
   }
 
-  private release(order: BookOrder): void {
-    order.prev = order.next = null;
-    // Bounded, so a one-off flood of orders does not stay pinned in memory after it drained.
-    if (this.orderPool.length < ORDER_POOL_MAX) this.orderPool.push(order);
+  /** Rests an order; `missed` and `version` are the id's empty index position from `find` and the index version then. */
+  private append(id: string, hash: number, isBid: boolean, price: number, size: number, missed: number, version: number): void {
+    const lv = this.levelFor(isBid, price);
+    const s = this.allocSlot();
+    this.ordF[s << 1] = size;
+    this.ordI[(s << 2) + O_LEVEL] = lv;
+    this.ordI[(s << 2) + O_HASH] = hash;
+    if (s === this.ids.length) this.ids.push(id);
+    else this.ids[s] = id;
+    const lvI = this.lvI;
+    const b = lv << LEVEL_SHIFT;
+    let tail = lvI[b + L_TAIL]!;
+    if (tail === lvI[b + L_CAP]) {
+      this.makeRoom(lv);
+      tail = lvI[b + L_TAIL]!;
+    }
+    this.fifo[lvI[b + L_BASE]! + tail] = s;
+    lvI[b + L_TAIL] = tail + 1;
+    lvI[b + L_LIVE] = lvI[b + L_LIVE]! + 1;
+    this.lvF[lv << (LEVEL_SHIFT - 1)] = this.lvF[lv << (LEVEL_SHIFT - 1)]! + size;
+    this.index.insertAt(missed, version, hash, s);
   }
 
-  /** Rests an order; `missed` and `version` are the id's empty index slot from `find` and the index version then. */
-  private append(id: string, hash: number, side: BookSide, price: number, size: number, missed: number, version: number): void {
-    const level = (side === 'bid' ? this.bids : this.asks).levelFor(price);
-    let order = this.orderPool.pop();
-    if (order === undefined) order = new BookOrder(id, hash, side, price, size, level);
+  /** A level's FIFO segment is full at its end: slide the queue to the front when that frees half, else move it to a segment twice as long. */
+  private makeRoom(lv: number): void {
+    const b = lv << LEVEL_SHIFT;
+    const lvI = this.lvI;
+    const head = lvI[b + L_HEAD]!;
+    const tail = lvI[b + L_TAIL]!;
+    const base = lvI[b + L_BASE]!;
+    const cap = lvI[b + L_CAP]!;
+    if ((tail - head) * 2 <= cap) this.fifo.copyWithin(base, base + head, base + tail);
     else {
-      order.id = id;
-      order.hash = hash;
-      order.side = side;
-      order.price = price;
-      order.remaining = size;
-      order.level = level;
+      const bigger = this.allocSegment(cap * 2); // may replace the arena
+      this.fifo.copyWithin(bigger, base + head, base + tail);
+      this.freeSegment(base, cap);
+      lvI[b + L_BASE] = bigger;
+      lvI[b + L_CAP] = cap * 2;
     }
-    const tail = level.tail;
-    if (tail === null) level.head = order;
-    else {
-      tail.next = order;
-      order.prev = tail;
-    }
-    level.tail = order;
-    level.size += size;
-    level.count += 1;
-    this.index.insertAt(missed, version, id, hash, order);
+    lvI[b + L_HEAD] = 0;
+    lvI[b + L_TAIL] = tail - head;
   }
+
+  /** Start of a free FIFO segment of `cap` entries (a power-of-two multiple of FIFO_MIN), growing the arena if needed. */
+  private allocSegment(cap: number): number {
+    const free = this.fifoFree[sizeClass(cap)];
+    if (free !== undefined && free.length > 0) return free.pop()!;
+    const start = this.fifoTop;
+    if (start + cap > this.fifo.length) {
+      let length = this.fifo.length * 2;
+      while (start + cap > length) length *= 2;
+      const arena = new Int32Array(length);
+      arena.set(this.fifo);
+      this.fifo = arena;
+    }
+    this.fifoTop = start + cap;
+    return start;
+  }
+
+  private freeSegment(start: number, cap: number): void {
+    const k = sizeClass(cap);
+    while (this.fifoFree.length <= k) this.fifoFree.push([]);
+    this.fifoFree[k]!.push(start);
+  }
+
+  /** The level at `price` on one side, created (in sorted position) when absent. */
+  private levelFor(isBid: boolean, price: number): number {
+    const ladder = isBid ? this.bids : this.asks;
+    const key = isBid ? price : -price;
+    const at = ladder.find(key);
+    if (at >= 0) return ladder.levels[at]!;
+    const lv = this.allocLevel();
+    const b = lv << LEVEL_SHIFT;
+    const lvI = this.lvI;
+    this.lvF[lv << (LEVEL_SHIFT - 1)] = 0;
+    lvI[b + L_PRICE] = price;
+    lvI[b + L_LIVE] = 0;
+    lvI[b + L_DEAD] = 0;
+    lvI[b + L_HEAD] = 0;
+    lvI[b + L_TAIL] = 0;
+    lvI[b + L_SIDE] = isBid ? 0 : 1;
+    ladder.insertAt(-1 - at, key, lv);
+    return lv;
+  }
+
+  /** Removes a level whose last live order was cancelled: frees its queue and takes it off its ladder. */
+  private dropLevel(lv: number): void {
+    const lvI = this.lvI;
+    const b = lv << LEVEL_SHIFT;
+    const base = lvI[b + L_BASE]!;
+    this.freeQueue(base + lvI[b + L_HEAD]!, base + lvI[b + L_TAIL]!);
+    const isBid = lvI[b + L_SIDE] === 0;
+    const ladder = isBid ? this.bids : this.asks;
+    const price = lvI[b + L_PRICE]!;
+    ladder.removeAt(ladder.find(isBid ? price : -price));
+    this.releaseLevel(lv);
+  }
+
+  /** Drops a level's cancelled slots from its FIFO (and frees them), keeping the live ones in order. */
+  private compact(lv: number): void {
+    const cancelled = this.cancelled;
+    const fifo = this.fifo;
+    const b = lv << LEVEL_SHIFT;
+    const base = this.lvI[b + L_BASE]!;
+    const end = base + this.lvI[b + L_TAIL]!;
+    let w = base;
+    for (let r = base + this.lvI[b + L_HEAD]!; r < end; r++) {
+      const s = fifo[r]!;
+      const bit = 1 << (s & 31);
+      if ((cancelled[s >> 5]! & bit) !== 0) {
+        cancelled[s >> 5]! &= ~bit;
+        this.freeSlot(s);
+      } else fifo[w++] = s;
+    }
+    this.lvI[b + L_HEAD] = 0;
+    this.lvI[b + L_TAIL] = w - base;
+    this.lvI[b + L_DEAD] = 0;
+  }
+
+  /** Frees the slots at arena positions from … to − 1 (all of them cancelled, or their level is going). */
+  private freeQueue(from: number, to: number): void {
+    const cancelled = this.cancelled;
+    const fifo = this.fifo;
+    for (let r = from; r < to; r++) {
+      const s = fifo[r]!;
+      cancelled[s >> 5]! &= ~(1 << (s & 31));
+      this.freeSlot(s);
+    }
+  }
+
+  private bestPrice(ladder: PriceLadder): number | undefined {
+    return ladder.n === 0 ? undefined : this.lvI[(ladder.levels[ladder.n - 1]! << LEVEL_SHIFT) + L_PRICE];
+  }
+
+  private allocSlot(): number {
+    if (this.ordFreeN > 0) return this.ordFree[--this.ordFreeN]!;
+    if (this.ordTop === this.ordFree.length) this.resizeOrders(this.ordFree.length * 2);
+    return this.ordTop++;
+  }
+
+  private freeSlot(s: number): void {
+    this.ordFree[this.ordFreeN++] = s;
+  }
+
+  private resizeOrders(slots: number): void {
+    const ordF = new Float64Array(slots * 2);
+    ordF.set(this.ordF);
+    this.ordF = ordF;
+    this.ordI = new Int32Array(ordF.buffer);
+    const cancelled = new Int32Array(slots >> 5);
+    cancelled.set(this.cancelled);
+    this.cancelled = cancelled;
+    const free = new Int32Array(slots);
+    free.set(this.ordFree.subarray(0, this.ordFreeN));
+    this.ordFree = free;
+  }
+
+  /**
+   * After a flood drained (fewer than an eighth of a large storage's slots in use), moves the live orders to
+   * the front of a storage sized for them, level by level in FIFO order, and drops cancelled ones, so a book
+   * does not keep memory sized for its busiest moment. Amortised: the storage was used 4× more since it grew.
+   */
+  private maybeRepack(): void {
+    const capacity = this.ordFree.length;
+    if (capacity < REPACK_MIN_SLOTS || (this.ordTop - this.ordFreeN) * 8 >= capacity) return;
+    let slots = ORDER_MIN_SLOTS;
+    while (slots < this.index.size * 2) slots *= 2;
+    const oldF = this.ordF;
+    const oldI = this.ordI;
+    const oldCancelled = this.cancelled;
+    const ordF = new Float64Array(slots * 2);
+    const ordI = new Int32Array(ordF.buffer);
+    const ids: string[] = [];
+    const index = this.index;
+    for (const ladder of [this.bids, this.asks]) {
+      for (let i = 0; i < ladder.n; i++) {
+        const lv = ladder.levels[i]!;
+        const b = lv << LEVEL_SHIFT;
+        const fifo = this.fifo;
+        const base = this.lvI[b + L_BASE]!;
+        const end = base + this.lvI[b + L_TAIL]!;
+        let w = base;
+        for (let r = base + this.lvI[b + L_HEAD]!; r < end; r++) {
+          const s = fifo[r]!;
+          if ((oldCancelled[s >> 5]! & (1 << (s & 31))) !== 0) continue;
+          const t = ids.length;
+          const hash = oldI[(s << 2) + O_HASH]!;
+          ordF[t << 1] = oldF[s << 1]!;
+          ordI[(t << 2) + O_LEVEL] = lv;
+          ordI[(t << 2) + O_HASH] = hash;
+          index.setValueAt(index.find(this.ids[s]!, hash), t); // still keyed by the old id array here
+          ids.push(this.ids[s]!);
+          fifo[w++] = t;
+        }
+        this.lvI[b + L_HEAD] = 0;
+        this.lvI[b + L_TAIL] = w - base;
+        this.lvI[b + L_DEAD] = 0;
+      }
+    }
+    this.ordF = ordF;
+    this.ordI = ordI;
+    this.ids = ids;
+    this.index.ids = ids;
+    this.cancelled = new Int32Array(slots >> 5);
+    this.ordTop = ids.length;
+    this.ordFree = new Int32Array(slots);
+    this.ordFreeN = 0;
+  }
+
+  private allocLevel(): number {
+    if (this.lvFreeN > 0) return this.lvFree[--this.lvFreeN]!;
+    if (this.lvTop === this.lvFree.length) {
+      const slots = this.lvFree.length * 2;
+      const lvF = new Float64Array(slots << (LEVEL_SHIFT - 1));
+      lvF.set(this.lvF);
+      this.lvF = lvF;
+      this.lvI = new Int32Array(lvF.buffer);
+      const free = new Int32Array(slots);
+      free.set(this.lvFree.subarray(0, this.lvFreeN));
+      this.lvFree = free;
+    }
+    // A new level slot gets its FIFO segment for good; a reused slot keeps the one it had.
+    const lv = this.lvTop++;
+    this.lvI[(lv << LEVEL_SHIFT) + L_BASE] = this.allocSegment(FIFO_MIN);
+    this.lvI[(lv << LEVEL_SHIFT) + L_CAP] = FIFO_MIN;
+    return lv;
+  }
+
+  private releaseLevel(lv: number): void {
+    const b = lv << LEVEL_SHIFT;
+    const cap = this.lvI[b + L_CAP]!;
+    if (cap > FIFO_KEEP_MAX) {
+      this.freeSegment(this.lvI[b + L_BASE]!, cap);
+      this.lvI[b + L_BASE] = this.allocSegment(FIFO_MIN);
+      this.lvI[b + L_CAP] = FIFO_MIN;
+    }
+    this.lvFree[this.lvFreeN++] = lv;
+  }
+
+  // Views read the book's current arrays on every access (growth replaces them) and write through.
+  private static readonly LevelView = class implements PriceLevelView {
+    private readonly b: number;
+    constructor(
+      private readonly book: OrderBook,
+      private readonly ladder: PriceLadder,
+      private readonly i: number,
+      readonly slot: number,
+    ) {
+      this.b = slot << LEVEL_SHIFT;
+    }
+    get key(): number {
+      return this.ladder.keys[this.i]!;
+    }
+    set key(v: number) {
+      this.ladder.keys[this.i] = v;
+    }
+    get price(): number {
+      return this.book.lvI[this.b + L_PRICE]!;
+    }
+    set price(v: number) {
+      this.book.lvI[this.b + L_PRICE] = v;
+    }
+    get side(): BookSide {
+      return this.book.lvI[this.b + L_SIDE] === 0 ? 'bid' : 'ask';
+    }
+    set side(v: BookSide) {
+      this.book.lvI[this.b + L_SIDE] = v === 'bid' ? 0 : 1;
+    }
+    get size(): number {
+      return this.book.lvF[this.slot << (LEVEL_SHIFT - 1)]!;
+    }
+    set size(v: number) {
+      this.book.lvF[this.slot << (LEVEL_SHIFT - 1)] = v;
+    }
+    get count(): number {
+      return this.book.lvI[this.b + L_LIVE]!;
+    }
+    set count(v: number) {
+      this.book.lvI[this.b + L_LIVE] = v;
+    }
+    get dead(): number {
+      return this.book.lvI[this.b + L_DEAD]!;
+    }
+    set dead(v: number) {
+      this.book.lvI[this.b + L_DEAD] = v;
+    }
+    get head(): number {
+      return this.book.lvI[this.b + L_HEAD]!;
+    }
+    set head(v: number) {
+      this.book.lvI[this.b + L_HEAD] = v;
+    }
+    get tail(): number {
+      return this.book.lvI[this.b + L_TAIL]!;
+    }
+    set tail(v: number) {
+      this.book.lvI[this.b + L_TAIL] = v;
+    }
+    get base(): number {
+      return this.book.lvI[this.b + L_BASE]!;
+    }
+    set base(v: number) {
+      this.book.lvI[this.b + L_BASE] = v;
+    }
+    get capacity(): number {
+      return this.book.lvI[this.b + L_CAP]!;
+    }
+    set capacity(v: number) {
+      this.book.lvI[this.b + L_CAP] = v;
+    }
+    entry(position: number): number {
+      return this.book.fifo[this.base + position]!;
+    }
+    setEntry(position: number, slot: number): void {
+      this.book.fifo[this.base + position] = slot;
+    }
+  };
+
+  private static readonly OrderView = class implements OrderSlotView {
+    constructor(
+      private readonly book: OrderBook,
+      readonly slot: number,
+    ) {}
+    get id(): string {
+      return this.book.ids[this.slot]!;
+    }
+    set id(v: string) {
+      this.book.ids[this.slot] = v;
+    }
+    get remaining(): number {
+      return this.book.ordF[this.slot << 1]!;
+    }
+    set remaining(v: number) {
+      this.book.ordF[this.slot << 1] = v;
+    }
+    get level(): number {
+      return this.book.ordI[(this.slot << 2) + O_LEVEL]!;
+    }
+    set level(v: number) {
+      this.book.ordI[(this.slot << 2) + O_LEVEL] = v;
+    }
+    get hash(): number {
+      return this.book.ordI[(this.slot << 2) + O_HASH]!;
+    }
+    set hash(v: number) {
+      this.book.ordI[(this.slot << 2) + O_HASH] = v;
+    }
+    get cancelled(): boolean {
+      return (this.book.cancelled[this.slot >> 5]! & (1 << (this.slot & 31))) !== 0;
+    }
+    set cancelled(v: boolean) {
+      const bit = 1 << (this.slot & 31);
+      this.book.cancelled[this.slot >> 5] = v ? this.book.cancelled[this.slot >> 5]! | bit : this.book.cancelled[this.slot >> 5]! & ~bit;
+    }
+  };
+}
+
+/** FIFO_MIN << sizeClass(cap) === cap for the power-of-two segment sizes. */
+function sizeClass(cap: number): number {
+  return 31 - Math.clz32(cap / FIFO_MIN);
 }
 
 /** The services validate every order; this guard only keeps a programming error from corrupting a book. */
