@@ -358,7 +358,7 @@ export async function runHttpBench(opts: HttpBenchOptions = {}): Promise<HttpBen
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  runHttpBench({ orders: Number(process.env.BENCH_ORDERS ?? 60_000) })
+  runHttpBench({ orders: Number(process.env.BENCH_ORDERS ?? 60_000), connections: Number(process.env.BENCH_CONNECTIONS ?? 64) })
     .then((r) => console.log(JSON.stringify(r, null, 2)))
     .catch((e) => {
       console.error(e);
