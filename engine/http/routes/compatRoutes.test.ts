@@ -3,8 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { ExchangeClient } from '../../client/exchangeClient.js';
-import { CLOB_AUTH_TYPES, clobAuthDomain, clobAuthMessage } from '../../protocol/eip712.js';
-import { buildL2Signature } from '../../protocol/hmac.js';
+import { createL1Headers } from '../../client/createL1Headers.js';
+import { createL2Headers } from '../../client/createL2Headers.js';
 import { ManualClock } from '../../services/clock.js';
 import type { EngineContext } from '../../services/context.js';
 import type { Market } from '../../services/markets/marketService.js';
@@ -35,34 +35,16 @@ describe('compatibility routes (v2 client, listings, notifications, scoring, hea
   async function createKey(acct: PrivateKeyAccount): Promise<Creds> {
     const nonce = nonces.get(acct.address) ?? 0n;
     nonces.set(acct.address, nonce + 1n);
-    const ts = String(nowSec());
-    const signature = await acct.signTypedData({ domain: clobAuthDomain(ctx.config.chainId), types: CLOB_AUTH_TYPES, primaryType: 'ClobAuth', message: clobAuthMessage(acct.address, ts, nonce) });
-    const res = await app.inject({
-      method: 'POST',
-      url: '/auth/api-key',
-      headers: { SERVICE_ADDRESS: acct.address, SERVICE_SIGNATURE: signature, SERVICE_TIMESTAMP: ts, SERVICE_NONCE: String(nonce) },
-    });
+    const res = await app.inject({ method: 'POST', url: '/auth/api-key', headers: { ...(await createL1Headers(acct, ctx.config.chainId, nonce, nowSec())) } });
     assert.equal(res.statusCode, 200, res.body);
     return res.json() as Creds;
   }
 
   /** An L2 request as the public clients send it (HMAC over timestamp + METHOD + path + exact body). */
   function l2(acct: PrivateKeyAccount, c: Creds, method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) {
-    const ts = String(nowSec());
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-    return app.inject({
-      method,
-      url,
-      headers: {
-        'content-type': 'application/json',
-        SERVICE_ADDRESS: acct.address,
-        SERVICE_SIGNATURE: buildL2Signature(c.secret, ts, method, url.split('?')[0]!, payload),
-        SERVICE_TIMESTAMP: ts,
-        SERVICE_API_KEY: c.key,
-        SERVICE_PASSPHRASE: c.passphrase,
-      },
-      ...(payload === undefined ? {} : { payload }),
-    });
+    const headers = { 'content-type': 'application/json', ...createL2Headers(c, acct.address, { method, path: url, body: payload, timestamp: nowSec() }) };
+    return app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload }) });
   }
 
   const creds = new Map<string, Creds>();

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { createEngine, type Engine } from '../../engine.js';
-import { CLOB_AUTH_TYPES, clobAuthDomain, clobAuthMessage } from '../../protocol/eip712.js';
-import { buildL2Signature } from '../../protocol/hmac.js';
+import { createL1Headers } from '../../client/createL1Headers.js';
+import { createL2Headers } from '../../client/createL2Headers.js';
 import { ManualClock } from '../../services/clock.js';
 import type { Market } from '../../services/markets/marketService.js';
 import { accounts, signedBody, units } from '../../services/orders/orderTestKit.js';
@@ -30,34 +30,14 @@ describe('order routes', () => {
   const nowSec = () => Math.floor(clock.nowMs() / 1000);
 
   async function createKey(acct: PrivateKeyAccount): Promise<Creds> {
-    const ts = String(nowSec());
-    const signature = await acct.signTypedData({
-      domain: clobAuthDomain(engine.ctx.config.chainId),
-      types: CLOB_AUTH_TYPES,
-      primaryType: 'ClobAuth',
-      message: clobAuthMessage(acct.address, ts, 0n),
-    });
-    const res = await engine.app.inject({
-      method: 'POST',
-      url: '/auth/api-key',
-      headers: { SERVICE_ADDRESS: acct.address, SERVICE_SIGNATURE: signature, SERVICE_TIMESTAMP: ts, SERVICE_NONCE: '0' },
-    });
+    const res = await engine.app.inject({ method: 'POST', url: '/auth/api-key', headers: { ...(await createL1Headers(acct, engine.ctx.config.chainId, 0, nowSec())) } });
     assert.equal(res.statusCode, 200, res.body);
     return res.json() as Creds;
   }
 
   /** The L2 headers as the public clients send them: HMAC over timestamp + METHOD + path + exact body bytes. */
   function l2Headers(acct: PrivateKeyAccount, method: string, url: string, payload: string | undefined): Record<string, string> {
-    const c = creds.get(acct.address)!;
-    const ts = String(nowSec());
-    return {
-      'content-type': 'application/json',
-      SERVICE_ADDRESS: acct.address,
-      SERVICE_SIGNATURE: buildL2Signature(c.secret, ts, method, url.split('?')[0]!, payload),
-      SERVICE_TIMESTAMP: ts,
-      SERVICE_API_KEY: c.key,
-      SERVICE_PASSPHRASE: c.passphrase,
-    };
+    return { 'content-type': 'application/json', ...createL2Headers(creds.get(acct.address)!, acct.address, { method, path: url, body: payload, timestamp: nowSec() }) };
   }
 
   const text = (body: unknown) => (body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body));

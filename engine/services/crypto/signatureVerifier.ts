@@ -155,12 +155,17 @@ export class SignatureVerifier {
         return;
       }
       let slot: WorkerSlot | undefined;
-      for (let k = 0; k < live.length && !slot; k++) {
+      let idle = 0;
+      for (let k = 0; k < live.length; k++) {
         const s = live[this.rr++ % live.length]!;
-        if (s.inflight.size === 0 || this.closed) slot = s;
+        if (s.inflight.size === 0 || this.closed) {
+          idle++;
+          slot ??= s;
+        }
       }
       if (!slot) return; // every worker is busy: its answer flushes the queue
-      const batch = this.queue.splice(0, this.maxBatch);
+      // Idle workers share the queue evenly: smaller batches finish sooner, so replies wait less.
+      const batch = this.queue.splice(0, Math.min(this.maxBatch, Math.ceil(this.queue.length / idle)));
       const n = batch.length;
       const digests = new Uint8Array(32 * n);
       const rs = new Uint8Array(64 * n);
@@ -210,8 +215,14 @@ let shared: SignatureVerifier | undefined;
  * alive when idle).
  */
 export function sharedSignatureVerifier(): SignatureVerifier {
-  if (!shared) shared = new SignatureVerifier({ mode: 'worker' });
+  if (!shared) shared = new SignatureVerifier({ mode: 'worker', workers: sharedWorkerCount() });
   return shared;
+}
+
+/** Recovery threads of the shared verifier: SIGNATURE_WORKERS when set (benchmarks compare), else 1. */
+function sharedWorkerCount(): number {
+  const n = Number(process.env.SIGNATURE_WORKERS);
+  return Number.isInteger(n) && n >= 1 && n <= 8 ? n : 1;
 }
 
 /** Stops the shared verifier's worker (engine shutdown); a later call starts a new one. */
