@@ -80,8 +80,16 @@ export interface MatchingBenchResult {
   loadAverage: { start: number; end: number; cpus: number };
 }
 
-/** One stream operation, precomputed so the timed loops measure matching only. */
-type StreamOp = { kind: 'place'; order: OrderIn; market: boolean } | { kind: 'cancel'; id: string };
+/** An order of the stream: the libraries name it by its id; our book by the handle it returns. */
+type StreamOrder = OrderIn & { readonly id: string };
+
+/**
+ * One stream operation, precomputed so the timed loops measure matching only. Places are numbered in
+ * stream order (`seq`); a cancel names its order by id for the libraries and by that number for ours
+ * (`target`, −1 for an id never placed), which is how the engine drives our book: the order service maps
+ * its order to the handle the book returned (see `runOurs`).
+ */
+type StreamOp = { kind: 'place'; order: StreamOrder; market: boolean; seq: number } | { kind: 'cancel'; id: string; target: number };
 
 const TICK = 1_000; // 0.001: the fine tick prediction markets use, so prices have 999 possible levels
 const MIN_TICK = 1;
@@ -111,7 +119,7 @@ const MAX_TICK = 999;
  * ladder orders get filled over the session. Nothing here targets a weakness of any book: no pathological
  * queue shapes, no self-crossing storms; every book gets the same messages in the same order.
  */
-export function generateStream(count: number, seed = 42): { ops: StreamOp[]; mix: StreamMix } {
+export function generateStream(count: number, seed = 42): { ops: StreamOp[]; mix: StreamMix; places: number } {
   const rnd = createSeededRandom(seed);
   const ops: StreamOp[] = [];
   const mix: StreamMix = { gtcPassive: 0, gtcMarketable: 0, market: 0, fak: 0, fok: 0, cancel: 0 };
@@ -126,6 +134,8 @@ export function generateStream(count: number, seed = 42): { ops: StreamOp[]; mix
   const shares = (lo: number, hi: number) => rnd.int(lo * 10, hi * 10) * 100_000; // in tenths of a share
   const exp = (mean: number) => -Math.log(1 - rnd.next()) * mean;
   const clampTicks = (ticks: number) => Math.min(MAX_TICK, Math.max(MIN_TICK, Math.round(ticks)));
+  const seqOf = new Map<string, number>();
+  let places = 0;
   const scheduleCancel = (id: string, lifetime: number) => {
     const at = t + 1 + Math.floor(lifetime);
     const list = cancelsDue.get(at);
@@ -135,16 +145,25 @@ export function generateStream(count: number, seed = 42): { ops: StreamOp[]; mix
   // A shadow book tells a provider whether its quote is still resting: providers see their fills and do
   // not cancel filled quotes, except in the odd race with a fill in flight (a cancel of a dead id).
   const shadow = new OrderBook();
+  const shadowHandles = new Map<string, number>();
+  const onShadow = (id: string) => shadow.get(shadowHandles.get(id) ?? -1) !== undefined;
   const push = (op: StreamOp, kind: keyof StreamMix) => {
     ops.push(op);
     mix[kind]++;
-    if (op.kind === 'place') shadow.place(op.order);
-    else shadow.cancel(op.id);
+    if (op.kind === 'place') {
+      const r = shadow.place(op.order);
+      if (r.rested) shadowHandles.set(op.order.id, r.handle);
+    } else shadow.cancel(shadowHandles.get(op.id) ?? -1);
   };
+  const place = (order: StreamOrder, market: boolean, kind: keyof StreamMix) => {
+    seqOf.set(order.id, places);
+    push({ kind: 'place', order, market, seq: places++ }, kind);
+  };
+  const cancel = (id: string) => push({ kind: 'cancel', id, target: seqOf.get(id) ?? -1 }, 'cancel');
   const quote = (side: BookSide, distanceTicks: number, size: number) => {
     const id = newId();
     const dir = side === 'bid' ? 1 : -1;
-    push({ kind: 'place', order: { id, side, price: clampTicks(mid - dir * distanceTicks) * TICK, size, tif: 'GTC' }, market: false }, 'gtcPassive');
+    place({ id, side, price: clampTicks(mid - dir * distanceTicks) * TICK, size, tif: 'GTC' }, false, 'gtcPassive');
     return id;
   };
   const ladderQuote = () => {
@@ -159,7 +178,7 @@ export function generateStream(count: number, seed = 42): { ops: StreamOp[]; mix
       cancelsDue.delete(t);
       for (const id of due) {
         if (ops.length >= count) break;
-        if (shadow.get(id) !== undefined || rnd.next() < 0.15) push({ kind: 'cancel', id }, 'cancel');
+        if (onShadow(id) || rnd.next() < 0.15) cancel(id);
       }
       if (ops.length >= count) break;
     }
@@ -178,23 +197,23 @@ export function generateStream(count: number, seed = 42): { ops: StreamOp[]; mix
       const id = quote(side, 1 + exp(4), shares(1, 50));
       if (rnd.next() < 0.95) scheduleCancel(id, exp(2_000));
     } else if (roll < 0.735) {
-      push({ kind: 'cancel', id: newId() }, 'cancel');
+      cancel(newId());
     } else {
       const id = newId();
       const size = rnd.next() < 0.95 ? shares(1, 100) : shares(100, 2_000);
       const taker = rnd.next();
       if (taker < 0.4) {
-        push({ kind: 'place', order: { id, side, price: clampTicks(mid + dir * rnd.int(0, 3)) * TICK, size, tif: 'GTC' }, market: false }, 'gtcMarketable');
+        place({ id, side, price: clampTicks(mid + dir * rnd.int(0, 3)) * TICK, size, tif: 'GTC' }, false, 'gtcMarketable');
       } else if (taker < 0.75) {
-        push({ kind: 'place', order: { id, side, price: side === 'bid' ? PRICE_ONE - 1 : 1, size, tif: 'FAK' }, market: true }, 'market');
+        place({ id, side, price: side === 'bid' ? PRICE_ONE - 1 : 1, size, tif: 'FAK' }, true, 'market');
       } else if (taker < 0.9) {
-        push({ kind: 'place', order: { id, side, price: clampTicks(mid + dir * rnd.int(0, 5)) * TICK, size, tif: 'FAK' }, market: false }, 'fak');
+        place({ id, side, price: clampTicks(mid + dir * rnd.int(0, 5)) * TICK, size, tif: 'FAK' }, false, 'fak');
       } else {
-        push({ kind: 'place', order: { id, side, price: clampTicks(mid + dir * rnd.int(0, 5)) * TICK, size, tif: 'FOK' }, market: false }, 'fok');
+        place({ id, side, price: clampTicks(mid + dir * rnd.int(0, 5)) * TICK, size, tif: 'FOK' }, false, 'fok');
       }
     }
   }
-  return { ops, mix };
+  return { ops, mix, places };
 }
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -221,14 +240,36 @@ interface Contender {
   levels?(book: unknown): { bids: Level[]; asks: Level[] };
 }
 
+/**
+ * Ours as the engine drives it: each placed order's handle (−1 when it did not rest) is kept by stream
+ * number, as the order service keeps it on its order, and a cancel sends the book that handle, stale
+ * when the order was filled or cancelled meanwhile (the book refuses it, as the libraries refuse a dead
+ * id). The handle array is allocated inside the run: its cost is ours.
+ */
 function runOurs(ops: readonly StreamOp[], end: number): OrderBook {
   const book = new OrderBook();
+  const handles = new Float64Array(end);
   for (let i = 0; i < end; i++) {
     const op = ops[i]!;
-    if (op.kind === 'place') book.place(op.order);
-    else book.cancel(op.id);
+    if (op.kind === 'place') handles[op.seq] = book.place(op.order).handle;
+    else book.cancel(op.target < 0 ? -1 : handles[op.target]!);
   }
   return book;
+}
+
+/** Fills our book produces on the stream (untimed). */
+function countFills(ops: readonly StreamOp[]): number {
+  const book = new OrderBook();
+  const handles = new Float64Array(ops.length);
+  let fills = 0;
+  for (const op of ops) {
+    if (op.kind === 'place') {
+      const r = book.place(op.order);
+      handles[op.seq] = r.handle;
+      fills += r.fills.length;
+    } else book.cancel(op.target < 0 ? -1 : handles[op.target]!);
+  }
+  return fills;
 }
 
 interface FasenderosBook {
@@ -434,12 +475,7 @@ export async function runMatchingBench(opts: MatchingBenchOptions = {}): Promise
   runOurs(ops, ops.length);
   const best = bestOf(ourRuns, { run: runOurs }, ops, ops.length);
   const finalBook = runOurs(ops, ops.length);
-  let fills = 0;
-  {
-    const book = new OrderBook();
-    for (const op of ops) if (op.kind === 'place') fills += book.place(op.order).fills.length;
-    else book.cancel(op.id);
-  }
+  const fills = countFills(ops);
   const ours: BookFigure = {
     name: 'ours (engine/book/orderBook.ts)',
     version: 'n/a',

@@ -1,5 +1,6 @@
 import { PRICE_ONE, type BookSide } from './types.js';
 import type { OrderBook, OrderBookInternals, PriceLevelView } from './orderBook.js';
+import type { HandleTable } from './handleTable.js';
 
 /** What the checker needs: the book's internals and its public best prices and count. */
 export type InspectableBook = Pick<OrderBook, 'internals' | 'bestBid' | 'bestAsk' | 'orderCount'>;
@@ -15,22 +16,23 @@ export type InspectableBook = Pick<OrderBook, 'internals' | 'bestBid' | 'bestAsk
  *    the segment (0 ≤ head ≤ tail ≤ capacity) and holds slots inside the
  *    storage, none on the free list, none twice on the book; every queued slot points back at the level;
  *  - each level's cached size, live count and cancelled count equal the sum and numbers of its orders;
- *  - a live order has a positive integer remaining size and the id index maps its id to its slot; a
- *    cancelled one (flagged, waiting to be skipped or compacted away) is no longer in the index, and no
- *    slot off the queues is flagged cancelled;
- *  - the id index holds exactly the live orders, orderCount equals their number, and every slot handed
- *    out is either queued or free (none leaked).
+ *  - a live order has a positive integer remaining size, and its handle-table index is live and points
+ *    back at its slot (so its handle finds it); a cancelled one (flagged, waiting to be skipped or
+ *    compacted away) has no live handle pointing at it, and no slot off the queues is flagged cancelled;
+ *  - the handle table holds exactly the live orders (live indices = orderCount), each index handed out is
+ *    live, on the free list (once, no cycle) or retired, and every slot handed out is either queued or
+ *    free (none leaked).
  */
 export function checkBookInvariants(book: InspectableBook): void {
   const internals = book.internals();
-  const { bids, asks, index, orderCount, slotsUsed, freeSlots } = internals;
+  const { bids, asks, handles, orderCount, slotsUsed, freeSlots } = internals;
   const free = new Set<number>();
   for (const s of freeSlots) {
     if (!Number.isInteger(s) || s < 0 || s >= slotsUsed) fail(`free slot ${s} outside the storage (${slotsUsed} slots)`);
     if (free.has(s)) fail(`slot ${s} is on the free list twice`);
     free.add(s);
   }
-  const seen: Seen = { slots: new Set<number>(), liveIds: new Set<string>() };
+  const seen: Seen = { slots: new Set<number>(), liveIndices: new Set<number>() };
   checkSide('bid', bids, internals, free, seen);
   checkSide('ask', asks, internals, free, seen);
 
@@ -41,9 +43,9 @@ export function checkBookInvariants(book: InspectableBook): void {
   }
   if (book.bestBid() !== bestBid?.price) fail(`bestBid() ${book.bestBid()} disagrees with the levels (${bestBid?.price})`);
   if (book.bestAsk() !== bestAsk?.price) fail(`bestAsk() ${book.bestAsk()} disagrees with the levels (${bestAsk?.price})`);
-  if (index.size !== seen.liveIds.size) fail(`index holds ${index.size} orders but the levels hold ${seen.liveIds.size}`);
-  if (orderCount !== seen.liveIds.size || book.orderCount !== seen.liveIds.size) {
-    fail(`orderCount ${book.orderCount} but the levels hold ${seen.liveIds.size} orders`);
+  checkHandles(handles, seen.liveIndices.size);
+  if (orderCount !== seen.liveIndices.size || book.orderCount !== seen.liveIndices.size) {
+    fail(`orderCount ${book.orderCount} but the levels hold ${seen.liveIndices.size} orders`);
   }
   for (const s of free) if (internals.order(s).cancelled) fail(`free slot ${s} is still flagged cancelled`);
   if (seen.slots.size + free.size !== slotsUsed) {
@@ -68,11 +70,38 @@ export function checkBookInvariants(book: InspectableBook): void {
 
 interface Seen {
   slots: Set<number>;
-  liveIds: Set<string>;
+  liveIndices: Set<number>;
+}
+
+/** Every index handed out is live, free (on the free list exactly once) or retired; live ones number `live`. */
+function checkHandles(handles: HandleTable, live: number): void {
+  let tableLive = 0;
+  let retired = 0;
+  for (let i = 0; i < handles.indexCount; i++) {
+    if (handles.slotAt(i) >= 0) tableLive++;
+    else if (handles.isRetired(i)) retired++;
+  }
+  if (handles.size !== tableLive) fail(`handle table counts ${handles.size} live handles but ${tableLive} entries are live`);
+  if (tableLive !== live) fail(`handle table holds ${tableLive} live handles but the levels hold ${live} orders`);
+  let free: number[] = [];
+  try {
+    free = handles.freeIndices();
+  } catch (e) {
+    fail(`handle free list: ${(e as Error).message}`);
+  }
+  const onList = new Set<number>();
+  for (const i of free) {
+    if (handles.slotAt(i) >= 0 || handles.isRetired(i)) fail(`handle index ${i} is on the free list but not free`);
+    if (onList.has(i)) fail(`handle index ${i} is on the free list twice`);
+    onList.add(i);
+  }
+  if (tableLive + retired + onList.size !== handles.indexCount) {
+    fail(`${handles.indexCount} handle indices handed out but ${tableLive} live, ${onList.size} free and ${retired} retired: indices leaked`);
+  }
 }
 
 function checkSide(side: BookSide, levels: readonly PriceLevelView[], book: OrderBookInternals, free: Set<number>, seen: Seen): void {
-  const { index, slotsUsed } = book;
+  const { handles, slotsUsed } = book;
   for (let i = 0; i < levels.length; i++) {
     const level = levels[i]!;
     const where = `${side} level ${level.price}`;
@@ -98,17 +127,19 @@ function checkSide(side: BookSide, levels: readonly PriceLevelView[], book: Orde
       if (seen.slots.has(s)) fail(`${where}: slot ${s} appears twice on the book`);
       seen.slots.add(s);
       const o = book.order(s);
-      const where2 = `${where}, order ${o.id} (slot ${s})`;
+      const hi = o.handleIndex;
+      const where2 = `${where}, order at slot ${s} (handle index ${hi})`;
       if (o.level !== level.slot) fail(`${where2}: points at another level`);
-      const indexed = index.get(o.id);
+      const inTable = Number.isInteger(hi) && hi >= 0 && hi < handles.indexCount;
       if (o.cancelled) {
-        if (indexed === s) fail(`${where2}: cancelled but still in the id index`);
+        if (inTable && handles.slotAt(hi) === s) fail(`${where2}: cancelled but its handle is still live`);
         dead += 1;
       } else {
         if (!(o.remaining > 0) || !Number.isSafeInteger(o.remaining)) fail(`${where2}: remaining ${o.remaining} is not a positive integer`);
-        if (indexed !== s) fail(`${where2}: missing from the id index or indexed to another slot`);
-        if (seen.liveIds.has(o.id)) fail(`${where2}: id appears twice on the book`);
-        seen.liveIds.add(o.id);
+        if (!inTable || handles.slotAt(hi) !== s) fail(`${where2}: its handle is not live or names another slot`);
+        if (handles.slotOf(handles.handleAt(hi)) !== s) fail(`${where2}: its handle does not find it`);
+        if (seen.liveIndices.has(hi)) fail(`${where2}: handle index appears twice on the book`);
+        seen.liveIndices.add(hi);
         size += o.remaining;
         live += 1;
       }

@@ -4,11 +4,12 @@ import {
   type Fill,
   type Level,
   type MarketBook,
+  type OrderHandle,
   type OrderIn,
   type PlaceResult,
   type RestingOrder,
 } from './types.js';
-import { SlotIndex } from './slotIndex.js';
+import { HandleTable } from './handleTable.js';
 import { PriceLadder } from './priceLadder.js';
 
 /**
@@ -17,22 +18,23 @@ import { PriceLadder } from './priceLadder.js';
  * around giving the garbage collector nothing to trace or copy (a fresh book built up object by object in
  * the young generation pays for promoting every one of them):
  *
- * - orders live in slots of one ArrayBuffer, 16 bytes each (remaining size, level, id hash): reading or
- *   updating an order is one cache line, and sizes are raw doubles (a JS object boxes any size above the
+ * - orders live in slots of one ArrayBuffer, 16 bytes each (remaining size, level, handle index): reading
+ *   or updating an order is one cache line, and sizes are raw doubles (a JS object boxes any size above the
  *   small-integer range in a separate heap number). Freed slots are reused last-in first-out, so a new order
- *   usually lands in a line that is still cached; ids sit in a parallel array;
+ *   usually lands in a line that is still cached;
  * - each price level is a 64-byte record in another buffer (cached size, live and cancelled counts, price,
  *   side, FIFO head and tail) plus a flat FIFO of order slots: a segment of one arena Int32Array shared by
  *   all levels (power-of-two segments, recycled through free lists). Time priority is the array order,
  *   appending is a store, and walking a queue reads consecutive slots;
  * - each side's levels sit in a `PriceLadder` sorted worst → best, so the best level is the last entry;
- * - a cancel is LAZY: it drops the id from the index, sets the slot's bit in a cancelled-slot bitset and
+ * - a cancel is LAZY: it releases the order's handle, sets the slot's bit in a cancelled-slot bitset and
  *   adjusts the level's cached size and counts, without touching the queue. Matching skips and frees
  *   cancelled slots when it reaches them (a bit test, no order read); a level is compacted when cancelled
  *   slots outnumber its live orders (a pass over its FIFO and the bitset, so memory stays within about twice
  *   the live orders), and freed whole when its last live order goes;
- * - one id → slot hash index (`SlotIndex`, pairs in an Int32Array, keys read from the id array) gives O(1)
- *   cancel and lookup; each slot keeps its id's hash, so removing a filled maker never re-hashes its id.
+ * - orders are named by book-assigned integer handles (`HandleTable`: handle → slot in one Int32Array,
+ *   generation-checked so a stale handle names nothing): cancel and lookup are an array read, a new order
+ *   needs no duplicate check (the book hands out the handles), and no id string is ever hashed or compared.
  *
  * Memory grows with resting orders and levels, never with the price range, so a process can hold thousands
  * of books; after a flood drains, the order storage is repacked to fit (see `maybeRepack`).
@@ -40,7 +42,8 @@ import { PriceLadder } from './priceLadder.js';
 
 // Order slot s, 16 bytes: f64[2s] remaining, i32[4s + O_*].
 const O_LEVEL = 2;
-const O_HASH = 3;
+/** The order's index in the handle table. */
+const O_HANDLE = 3;
 const ORDER_MIN_SLOTS = 64;
 /** Order storage at least this large is repacked when fewer than an eighth of its slots are in use. */
 const REPACK_MIN_SLOTS = 4_096;
@@ -70,10 +73,10 @@ const COMPACT_MIN_DEAD = 8;
 /** A view of one order slot, for `checkBookInvariants` and the tests that corrupt a book on purpose. */
 export interface OrderSlotView {
   readonly slot: number;
-  id: string;
+  /** Its index in the handle table (the handle's index part). */
+  handleIndex: number;
   remaining: number;
   level: number;
-  hash: number;
   /** Set while the order is cancelled but still queued (waiting to be skipped or compacted away). */
   cancelled: boolean;
 }
@@ -103,17 +106,11 @@ export interface PriceLevelView {
   setEntry(position: number, slot: number): void;
 }
 
-/** The part of the id index the invariant check reads: id → order slot (a Map fits it too). */
-export interface BookIndexView {
-  readonly size: number;
-  get(id: string): number | undefined;
-}
-
 /** The book's internal structures, for `checkBookInvariants`. Levels are listed worst → best. */
 export interface OrderBookInternals {
   readonly bids: readonly PriceLevelView[];
   readonly asks: readonly PriceLevelView[];
-  readonly index: BookIndexView;
+  readonly handles: HandleTable;
   order(slot: number): OrderSlotView;
   /** Order slots handed out since the last repack: slots 0 … slotsUsed − 1 exist. */
   readonly slotsUsed: number;
@@ -132,12 +129,11 @@ export class OrderBook implements MarketBook {
   private ordI = new Int32Array(this.ordF.buffer);
   /** Bit s set: slot s holds a cancelled order still queued on its level. */
   private cancelled = new Int32Array(ORDER_MIN_SLOTS >> 5);
-  private ids: string[] = [];
   /** Slots handed out so far (the high-water mark); freed ones wait in `ordFree`. */
   private ordTop = 0;
   private ordFree = new Int32Array(ORDER_MIN_SLOTS);
   private ordFreeN = 0;
-  private readonly index = new SlotIndex(this.ids);
+  private readonly handles = new HandleTable();
 
   private lvF = new Float64Array(LEVEL_MIN_SLOTS << (LEVEL_SHIFT - 1));
   private lvI = new Int32Array(this.lvF.buffer);
@@ -150,54 +146,46 @@ export class OrderBook implements MarketBook {
   private lvFreeN = 0;
 
   get orderCount(): number {
-    return this.index.size;
+    return this.handles.size;
   }
 
   place(order: OrderIn): PlaceResult {
-    const { id, side, price, size, tif } = order;
-    checkOrder(id, side, price, size);
-    if (tif !== 'GTC' && tif !== 'FAK' && tif !== 'FOK') throw new RangeError(`invalid time in force ${String(tif)} for ${id}: use GTC (also for GTD), FAK or FOK`);
-    const index = this.index;
-    const hash = SlotIndex.hashOf(id);
-    const missed = index.find(id, hash);
-    if (missed >= 0) throw new Error(`order id ${id} is already on the book; ids must be unique per book`);
+    const { side, price, size, tif } = order;
+    checkOrder(side, price, size);
+    if (tif !== 'GTC' && tif !== 'FAK' && tif !== 'FOK') throw new RangeError(`invalid time in force ${String(tif)}: use GTC (also for GTD), FAK or FOK`);
     const isBid = side === 'bid';
+    // Before any fill: an order that could not rest its remainder must not have traded either.
+    if (tif === 'GTC') this.handles.assertRoom();
     if (tif === 'FOK' && this.fillable(side, price, size) < size) {
-      return { fills: [], remaining: size, rested: false };
+      return { fills: [], remaining: size, rested: false, handle: -1 };
     }
-    const version = index.version;
     const fills: Fill[] = [];
-    const remaining = this.match(id, isBid, price, size, fills);
+    const remaining = this.match(isBid, price, size, fills);
     if (fills.length > 0) this.maybeRepack();
     if (remaining > 0 && tif === 'GTC') {
-      // No fill moved an index entry (the usual passive quote): the position the duplicate check found is still free.
-      this.append(id, hash, isBid, price, remaining, missed, version);
-      return { fills, remaining, rested: true };
+      return { fills, remaining, rested: true, handle: this.append(isBid, price, remaining) };
     }
-    return { fills, remaining, rested: false };
+    return { fills, remaining, rested: false, handle: -1 };
   }
 
-  restore(order: RestingOrder): void {
-    const { id, side, price, remaining } = order;
-    checkOrder(id, side, price, remaining);
-    const hash = SlotIndex.hashOf(id);
-    const missed = this.index.find(id, hash);
-    if (missed >= 0) throw new Error(`cannot restore order ${id}: an order with that id is already on the book`);
+  restore(order: RestingOrder): OrderHandle {
+    const { side, price, remaining } = order;
+    checkOrder(side, price, remaining);
     const opposite = side === 'bid' ? this.bestAsk() : this.bestBid();
     if (opposite !== undefined && (side === 'bid' ? price >= opposite : price <= opposite)) {
       // A resting order that crosses the book means the stored state is corrupt; refusing beats a crossed book.
-      throw new Error(`cannot restore ${side} ${id} at ${price}: it crosses the opposite best ${opposite}`);
+      throw new Error(`cannot restore ${side} at ${price}: it crosses the opposite best ${opposite}`);
     }
-    this.append(id, hash, side === 'bid', price, remaining, missed, this.index.version);
+    this.handles.assertRoom();
+    return this.append(side === 'bid', price, remaining);
   }
 
-  cancel(id: string): number | undefined {
-    if (typeof id !== 'string') return undefined;
-    const index = this.index;
-    const at = index.find(id, SlotIndex.hashOf(id));
-    if (at < 0) return undefined;
-    const s = index.valueAt(at);
-    index.removeAt(at);
+  cancel(handle: OrderHandle): number | undefined {
+    const handles = this.handles;
+    const i = handles.indexOf(handle);
+    if (i < 0) return undefined;
+    const s = handles.slotAt(i);
+    handles.releaseIndex(i);
     const remaining = this.ordF[s << 1]!;
     const lv = this.ordI[(s << 2) + O_LEVEL]!;
     this.cancelled[s >> 5] = this.cancelled[s >> 5]! | (1 << (s & 31));
@@ -217,13 +205,11 @@ export class OrderBook implements MarketBook {
     return remaining;
   }
 
-  get(id: string): RestingOrder | undefined {
-    if (typeof id !== 'string') return undefined;
-    const s = this.index.get(id);
-    if (s === undefined) return undefined;
+  get(handle: OrderHandle): RestingOrder | undefined {
+    const s = this.handles.slotOf(handle);
+    if (s < 0) return undefined;
     const b = this.ordI[(s << 2) + O_LEVEL]! << LEVEL_SHIFT;
     return {
-      id: this.ids[s]!,
       side: this.lvI[b + L_SIDE] === 0 ? 'bid' : 'ask',
       price: this.lvI[b + L_PRICE]!,
       remaining: this.ordF[s << 1]!,
@@ -277,7 +263,7 @@ export class OrderBook implements MarketBook {
     return {
       bids: sideViews(this.bids),
       asks: sideViews(this.asks),
-      index: this.index,
+      handles: this.handles,
       order: (slot) => new OrderBook.OrderView(this, slot),
       slotsUsed: this.ordTop,
       freeSlots: Array.from(this.ordFree.subarray(0, this.ordFreeN)),
@@ -287,13 +273,12 @@ export class OrderBook implements MarketBook {
   }
 
   /** Takes liquidity from the opposite side at the makers' prices; returns the taker's unfilled size. */
-  private match(takerId: string, isBid: boolean, limit: number, size: number, fills: Fill[]): number {
+  private match(isBid: boolean, limit: number, size: number, fills: Fill[]): number {
     const ladder = isBid ? this.asks : this.bids;
-    const index = this.index;
+    const handles = this.handles;
     const ordF = this.ordF;
     const ordI = this.ordI;
     const cancelled = this.cancelled;
-    const ids = this.ids;
     const lvI = this.lvI;
     let remaining = size;
     while (remaining > 0 && ladder.n > 0) {
@@ -323,12 +308,13 @@ export class OrderBook implements MarketBook {
         const left = makerRemaining - qty;
         remaining -= qty;
         levelSize -= qty;
-        fills.push({ makerId: ids[s]!, takerId, price: levelPrice, size: qty, makerRemaining: left });
+        const hi = ordI[(s << 2) + O_HANDLE]!;
+        fills.push({ makerHandle: handles.handleAt(hi), price: levelPrice, size: qty, makerRemaining: left });
         if (left > 0) {
           ordF[s << 1] = left; // the taker is done; the maker keeps its place at the head
           break;
         }
-        index.removeAt(index.find(ids[s]!, ordI[(s << 2) + O_HASH]!));
+        handles.releaseIndex(hi);
         this.freeSlot(s);
         at++;
         if (--live === 0 || remaining === 0) break;
@@ -348,15 +334,14 @@ export class OrderBook implements MarketBook {
     return remaining;
   }
 
-  /** Rests an order; `missed` and `version` are the id's empty index position from `find` and the index version then. */
-  private append(id: string, hash: number, isBid: boolean, price: number, size: number, missed: number, version: number): void {
+  /** Rests an order at the back of its level's queue; returns its new handle. */
+  private append(isBid: boolean, price: number, size: number): OrderHandle {
     const lv = this.levelFor(isBid, price);
     const s = this.allocSlot();
+    const hi = this.handles.issue(s);
     this.ordF[s << 1] = size;
     this.ordI[(s << 2) + O_LEVEL] = lv;
-    this.ordI[(s << 2) + O_HASH] = hash;
-    if (s === this.ids.length) this.ids.push(id);
-    else this.ids[s] = id;
+    this.ordI[(s << 2) + O_HANDLE] = hi;
     const lvI = this.lvI;
     const b = lv << LEVEL_SHIFT;
     let tail = lvI[b + L_TAIL]!;
@@ -368,7 +353,7 @@ export class OrderBook implements MarketBook {
     lvI[b + L_TAIL] = tail + 1;
     lvI[b + L_LIVE] = lvI[b + L_LIVE]! + 1;
     this.lvF[lv << (LEVEL_SHIFT - 1)] = this.lvF[lv << (LEVEL_SHIFT - 1)]! + size;
-    this.index.insertAt(missed, version, hash, s);
+    return this.handles.handleAt(hi);
   }
 
   /** A level's FIFO segment is full at its end: slide the queue to the front when that frees half, else move it to a segment twice as long. */
@@ -514,14 +499,14 @@ export class OrderBook implements MarketBook {
     const capacity = this.ordFree.length;
     if (capacity < REPACK_MIN_SLOTS || (this.ordTop - this.ordFreeN) * 8 >= capacity) return;
     let slots = ORDER_MIN_SLOTS;
-    while (slots < this.index.size * 2) slots *= 2;
+    while (slots < this.handles.size * 2) slots *= 2;
     const oldF = this.ordF;
     const oldI = this.ordI;
     const oldCancelled = this.cancelled;
     const ordF = new Float64Array(slots * 2);
     const ordI = new Int32Array(ordF.buffer);
-    const ids: string[] = [];
-    const index = this.index;
+    const handles = this.handles;
+    let t = 0;
     for (const ladder of [this.bids, this.asks]) {
       for (let i = 0; i < ladder.n; i++) {
         const lv = ladder.levels[i]!;
@@ -533,14 +518,12 @@ export class OrderBook implements MarketBook {
         for (let r = base + this.lvI[b + L_HEAD]!; r < end; r++) {
           const s = fifo[r]!;
           if ((oldCancelled[s >> 5]! & (1 << (s & 31))) !== 0) continue;
-          const t = ids.length;
-          const hash = oldI[(s << 2) + O_HASH]!;
+          const hi = oldI[(s << 2) + O_HANDLE]!;
           ordF[t << 1] = oldF[s << 1]!;
           ordI[(t << 2) + O_LEVEL] = lv;
-          ordI[(t << 2) + O_HASH] = hash;
-          index.setValueAt(index.find(this.ids[s]!, hash), t); // still keyed by the old id array here
-          ids.push(this.ids[s]!);
-          fifo[w++] = t;
+          ordI[(t << 2) + O_HANDLE] = hi;
+          handles.moveIndex(hi, t);
+          fifo[w++] = t++;
         }
         this.lvI[b + L_HEAD] = 0;
         this.lvI[b + L_TAIL] = w - base;
@@ -549,10 +532,8 @@ export class OrderBook implements MarketBook {
     }
     this.ordF = ordF;
     this.ordI = ordI;
-    this.ids = ids;
-    this.index.ids = ids;
     this.cancelled = new Int32Array(slots >> 5);
-    this.ordTop = ids.length;
+    this.ordTop = t;
     this.ordFree = new Int32Array(slots);
     this.ordFreeN = 0;
   }
@@ -671,11 +652,11 @@ export class OrderBook implements MarketBook {
       private readonly book: OrderBook,
       readonly slot: number,
     ) {}
-    get id(): string {
-      return this.book.ids[this.slot]!;
+    get handleIndex(): number {
+      return this.book.ordI[(this.slot << 2) + O_HANDLE]!;
     }
-    set id(v: string) {
-      this.book.ids[this.slot] = v;
+    set handleIndex(v: number) {
+      this.book.ordI[(this.slot << 2) + O_HANDLE] = v;
     }
     get remaining(): number {
       return this.book.ordF[this.slot << 1]!;
@@ -688,12 +669,6 @@ export class OrderBook implements MarketBook {
     }
     set level(v: number) {
       this.book.ordI[(this.slot << 2) + O_LEVEL] = v;
-    }
-    get hash(): number {
-      return this.book.ordI[(this.slot << 2) + O_HASH]!;
-    }
-    set hash(v: number) {
-      this.book.ordI[(this.slot << 2) + O_HASH] = v;
     }
     get cancelled(): boolean {
       return (this.book.cancelled[this.slot >> 5]! & (1 << (this.slot & 31))) !== 0;
@@ -711,15 +686,14 @@ function sizeClass(cap: number): number {
 }
 
 /** The services validate every order; this guard only keeps a programming error from corrupting a book. */
-function checkOrder(id: string, side: BookSide, price: number, size: number): void {
+function checkOrder(side: BookSide, price: number, size: number): void {
   if (
     !(price > 0 && price < PRICE_ONE && Number.isInteger(price)) ||
     !(size > 0 && Number.isSafeInteger(size)) ||
-    (side !== 'bid' && side !== 'ask') ||
-    typeof id !== 'string'
+    (side !== 'bid' && side !== 'ask')
   ) {
     throw new RangeError(
-      `invalid book order ${String(id)}: side must be bid|ask, price an integer in (0, ${PRICE_ONE}), size a positive safe integer (got ${side} ${price} × ${size})`,
+      `invalid book order: side must be bid|ask, price an integer in (0, ${PRICE_ONE}), size a positive safe integer (got ${side} ${price} × ${size})`,
     );
   }
 }

@@ -1,13 +1,16 @@
-import type { BookSide, Fill, Level, MarketBook, OrderIn, PlaceResult, RestingOrder } from './types.js';
+import type { BookSide, Fill, Level, MarketBook, OrderHandle, OrderIn, PlaceResult, RestingOrder } from './types.js';
 
 /**
  * A deliberately naive matcher with the same interface as OrderBook, used only by tests as the oracle of
  * the differential test. Everything is one flat array, scanned and re-sorted on every call, so each rule
  * is visible in a line or two: who can trade (price crosses), in which order (better price, then earlier
  * arrival), at what price (the maker's), and what happens to the rest (TIF).
+ *
+ * Its handles are simply 0, 1, 2, … in order of resting, never reused: they differ from the book's, so the
+ * differential test compares the two through its own handle → order-name maps.
  */
 interface ReferenceOrder {
-  id: string;
+  handle: OrderHandle;
   side: BookSide;
   price: number;
   remaining: number;
@@ -18,16 +21,16 @@ interface ReferenceOrder {
 export class ReferenceMatcher implements MarketBook {
   private orders: ReferenceOrder[] = [];
   private nextSeq = 0;
+  private nextHandle = 0;
 
   get orderCount(): number {
     return this.orders.length;
   }
 
   place(order: OrderIn): PlaceResult {
-    if (this.orders.some((o) => o.id === order.id)) throw new Error(`order id ${order.id} is already on the book`);
     const makers = this.crossing(order.side, order.price);
     const available = makers.reduce((sum, o) => sum + o.remaining, 0);
-    if (order.tif === 'FOK' && available < order.size) return { fills: [], remaining: order.size, rested: false };
+    if (order.tif === 'FOK' && available < order.size) return { fills: [], remaining: order.size, rested: false, handle: -1 };
 
     const fills: Fill[] = [];
     let remaining = order.size;
@@ -36,30 +39,32 @@ export class ReferenceMatcher implements MarketBook {
       const size = Math.min(remaining, maker.remaining);
       maker.remaining -= size;
       remaining -= size;
-      fills.push({ makerId: maker.id, takerId: order.id, price: maker.price, size, makerRemaining: maker.remaining });
+      fills.push({ makerHandle: maker.handle, price: maker.price, size, makerRemaining: maker.remaining });
     }
     this.orders = this.orders.filter((o) => o.remaining > 0);
 
-    const rested = remaining > 0 && order.tif === 'GTC';
-    if (rested) this.orders.push({ id: order.id, side: order.side, price: order.price, remaining, seq: this.nextSeq++ });
-    return { fills, remaining, rested };
+    if (remaining === 0 || order.tif !== 'GTC') return { fills, remaining, rested: false, handle: -1 };
+    const handle = this.nextHandle++;
+    this.orders.push({ handle, side: order.side, price: order.price, remaining, seq: this.nextSeq++ });
+    return { fills, remaining, rested: true, handle };
   }
 
-  restore(order: RestingOrder): void {
-    if (this.orders.some((o) => o.id === order.id)) throw new Error(`order id ${order.id} is already on the book`);
-    this.orders.push({ ...order, seq: this.nextSeq++ });
+  restore(order: RestingOrder): OrderHandle {
+    const handle = this.nextHandle++;
+    this.orders.push({ handle, side: order.side, price: order.price, remaining: order.remaining, seq: this.nextSeq++ });
+    return handle;
   }
 
-  cancel(id: string): number | undefined {
-    const found = this.orders.find((o) => o.id === id);
+  cancel(handle: OrderHandle): number | undefined {
+    const found = this.orders.find((o) => o.handle === handle);
     if (found === undefined) return undefined;
     this.orders = this.orders.filter((o) => o !== found);
     return found.remaining;
   }
 
-  get(id: string): RestingOrder | undefined {
-    const found = this.orders.find((o) => o.id === id);
-    return found && { id: found.id, side: found.side, price: found.price, remaining: found.remaining };
+  get(handle: OrderHandle): RestingOrder | undefined {
+    const found = this.orders.find((o) => o.handle === handle);
+    return found && { side: found.side, price: found.price, remaining: found.remaining };
   }
 
   levels(side: BookSide, depth?: number): Level[] {

@@ -6,6 +6,12 @@
  *   BUY  outcome 1 at q  → ask at 1 − q      SELL outcome 1 at q → bid at 1 − q
  * so a BUY of outcome 1 crossing a BUY of outcome 0 is a mint, two SELLs crossing a merge (decisions §3).
  *
+ * Orders on a book are named by HANDLES, not by the services' string ids: `place` (when the order rests) and
+ * `restore` return one, fills name the maker by it, `cancel` and `get` take it. A handle is a safe integer
+ * the book assigns (see handleTable.ts); once its order left the book it names nothing, ever, so a stale
+ * handle is refused like an unknown one. Handles live in memory only: a restart restores the orders and
+ * gets new ones. The core thus never hashes or compares an id string.
+ *
  * Prices and sizes are integer micro-units (6 decimals: 0.52 → 520_000; 10 shares → 10_000_000) held in JS
  * numbers for speed. The services layer guarantees every value is a safe integer (protocol MAX_BOOK_UNITS)
  * before it reaches the core; money arithmetic on them (notional) happens in bigint in the services.
@@ -16,9 +22,10 @@ export const PRICE_ONE = 1_000_000;
 export type BookSide = 'bid' | 'ask';
 export type TimeInForce = 'GTC' | 'FOK' | 'FAK';
 
+/** A book-assigned order handle: a safe integer, unique among the book's resting orders and never reused for another order. */
+export type OrderHandle = number;
+
 export interface OrderIn {
-  /** Engine order id; unique per book. */
-  readonly id: string;
   /** Side in outcome-0 terms. */
   readonly side: BookSide;
   /** Limit price in outcome-0 terms, integer micro-units, 0 < price < PRICE_ONE. */
@@ -29,9 +36,9 @@ export interface OrderIn {
   readonly tif: TimeInForce;
 }
 
+/** One execution of the incoming (taker) order against a resting (maker) order. */
 export interface Fill {
-  readonly makerId: string;
-  readonly takerId: string;
+  readonly makerHandle: OrderHandle;
   /** Execution price in outcome-0 terms: always the resting (maker) order's price. */
   readonly price: number;
   readonly size: number;
@@ -45,6 +52,8 @@ export interface PlaceResult {
   readonly remaining: number;
   /** True when the remainder now rests on the book (GTC/GTD with remaining > 0). */
   readonly rested: boolean;
+  /** The resting remainder's handle; −1 when nothing rests. */
+  readonly handle: OrderHandle;
 }
 
 export interface Level {
@@ -52,8 +61,8 @@ export interface Level {
   readonly size: number;
 }
 
+/** An order on the book, as `restore` takes it and `get` reports it. */
 export interface RestingOrder {
-  readonly id: string;
   readonly side: BookSide;
   readonly price: number;
   readonly remaining: number;
@@ -62,11 +71,11 @@ export interface RestingOrder {
 export interface MarketBook {
   /** Matches at price-time priority at the maker's price; FOK fills completely or not at all (no fills, nothing rests). */
   place(order: OrderIn): PlaceResult;
-  /** Puts an order on the book without matching (startup rebuild, in original time order). */
-  restore(order: RestingOrder): void;
-  /** Removes an order; returns its remaining size, or undefined if it is not on the book. */
-  cancel(id: string): number | undefined;
-  get(id: string): RestingOrder | undefined;
+  /** Puts an order on the book without matching (startup rebuild, in original time order); returns its handle. */
+  restore(order: RestingOrder): OrderHandle;
+  /** Removes an order; returns its remaining size, or undefined if the handle names no order on the book. */
+  cancel(handle: OrderHandle): number | undefined;
+  get(handle: OrderHandle): RestingOrder | undefined;
   /** Aggregated levels, best price first, at most `depth` of them (all when omitted). */
   levels(side: BookSide, depth?: number): Level[];
   bestBid(): number | undefined;

@@ -221,8 +221,8 @@ describe('market data routes', () => {
     const deep = await ctx.markets.create({ question: 'Deep book?', tickSize: 100n, minOrderSize: 1_000_000n });
     const book = ctx.orders.book(deep.conditionId)!;
     for (let i = 0; i < 1000; i++) {
-      book.restore({ id: `b${i}`, side: 'bid', price: 100_000 + i * 100, remaining: 1_000_000 + i * 7 });
-      book.restore({ id: `a${i}`, side: 'ask', price: 500_000 + i * 100, remaining: 2_500_000 + i });
+      book.restore({ side: 'bid', price: 100_000 + i * 100, remaining: 1_000_000 + i * 7 });
+      book.restore({ side: 'ask', price: 500_000 + i * 100, remaining: 2_500_000 + i });
     }
     const data = new MarketDataService(ctx);
     const json = JSON.parse(data.bookJson(deep.tokenIds[0])) as { bids: unknown[]; asks: unknown[] };
@@ -238,8 +238,8 @@ describe('market data routes', () => {
     console.log(`# book snapshot, 2 x 1000 levels: ${perCall.toFixed(3)} ms`);
 
     // The per-side text cache follows every change of the book.
-    book.restore({ id: 'new-best-bid', side: 'bid', price: 400_000, remaining: 3_000_000 });
-    book.restore({ id: 'more-at-a-level', side: 'ask', price: 500_000, remaining: 1 });
+    const newBestBid = book.restore({ side: 'bid', price: 400_000, remaining: 3_000_000 });
+    book.restore({ side: 'ask', price: 500_000, remaining: 1 });
     const changed = JSON.parse(data.bookJson(deep.tokenIds[0])) as { bids: Array<{ price: string; size: string }>; asks: Array<{ price: string; size: string }>; hash: string };
     assert.equal(changed.bids.length, 1001);
     assert.deepEqual(changed.bids.at(-1), { price: '0.4', size: '3' });
@@ -247,7 +247,7 @@ describe('market data routes', () => {
     assert.equal(bookHashOf(changed as unknown as Record<string, unknown>), changed.hash);
     const mirrored = JSON.parse(data.bookJson(deep.tokenIds[1])) as typeof changed;
     assert.deepEqual(mirrored.asks.at(-1), { price: '0.6', size: '3' });
-    book.cancel('new-best-bid');
+    book.cancel(newBestBid);
     assert.equal((JSON.parse(data.bookJson(deep.tokenIds[0])) as typeof changed).bids.length, 1000);
   });
 });

@@ -14,8 +14,8 @@ const u = (n: number) => BigInt(Math.round(n * 1e6));
 /** Rests a bid and an ask on a market's outcome-0 book. */
 function quote(fx: DataFixture, m: Market, bid: number, ask: number): void {
   const book = fx.book(m.conditionId);
-  book.restore({ id: `bid-${bid}`, side: 'bid', price: Number(u(bid)), remaining: Number(u(10)) });
-  book.restore({ id: `ask-${ask}`, side: 'ask', price: Number(u(ask)), remaining: Number(u(10)) });
+  book.restore({ side: 'bid', price: Number(u(bid)), remaining: Number(u(10)) });
+  book.restore({ side: 'ask', price: Number(u(ask)), remaining: Number(u(10)) });
 }
 
 function rejects(fn: () => unknown, param: string, fragment?: string): void {

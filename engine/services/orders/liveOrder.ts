@@ -1,11 +1,21 @@
+import type { OrderHandle } from '../../book/types.js';
 import type { OrderRow } from '../../store/orderRepo.js';
 
 /**
  * An order that is on a book right now, as the service keeps it in memory. It is the stored row kept
  * current synchronously (so concurrent placements in one turn see each other); the row in SQLite
  * follows once the placement's group commit lands.
+ *
+ * `handle` is the book's name for it (fills name their maker by it, cancels send it): in memory only,
+ * never stored or sent (a restart restores the books and gets new handles); −1 while it is not on a book.
  */
-export type LiveOrder = OrderRow;
+export type LiveOrder = OrderRow & { handle: OrderHandle };
+
+/** The stored row of a live order: everything but its in-memory book handle. */
+export function rowOf(o: LiveOrder): OrderRow {
+  const { handle: _handle, ...row } = o;
+  return row;
+}
 
 /** Who is calling: set by the L2 guard (lower-case address) and the API key that signed the request. */
 export interface OrderIdentity {

@@ -141,6 +141,23 @@ describe('order lifecycle', () => {
       assert.equal(h.orders.get(second.order_id!).sizeMatched, '2');
       assert.equal(h.orders.lastTrade(m.tokenIds[0])!.price, 500_000n);
     });
+
+    it('cancels and fills orders restored at startup through the book handles they got then', async () => {
+      const kept = await h.orders.place(A, await buy(alice, 500_000n, 10));
+      const dropped = await h.orders.place(B, await buy(bob, 500_000n, 5));
+      h = await h.reopen();
+      const book = h.orders.book(m.conditionId)!;
+      assert.equal(book.orderCount, 2);
+      assert.deepEqual((await h.orders.cancel(B, [dropped.order_id!])).canceled, [dropped.order_id]);
+      assert.deepEqual(book.levels('bid'), [{ price: 500_000, size: 10_000_000 }], 'only the cancelled order left the book');
+      assert.equal(h.orders.balanceOf(B.address, COLLATERAL).reserved, 0n);
+      const take = await h.orders.place(C, await signedBody(carol, { market: m, outcome: 1, side: 'BUY', price: 500_000n, size: units(15), orderType: 'FAK' }));
+      assert.equal(take.status, 'matched');
+      assert.equal(h.orders.get(kept.order_id!).status, 'filled');
+      assert.equal(h.orders.get(kept.order_id!).sizeMatched, '10');
+      assert.equal(h.orders.get(dropped.order_id!).sizeMatched, '0');
+      assert.equal(book.orderCount, 0);
+    });
   });
 
   it('conserves collateral and shares across a mix of mints, trades and merges', async () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createOrderBook } from '../../book/orderBook.js';
-import { fromBookPrice, toBookTerms, type MarketBook, type TimeInForce } from '../../book/types.js';
+import { fromBookPrice, toBookTerms, type MarketBook, type OrderHandle, type TimeInForce } from '../../book/types.js';
 import { formatUnits, ONE } from '../../protocol/amounts.js';
 import type { Address, PostOrderBody } from '../../protocol/eip712.js';
 import { ApiError } from '../../protocol/errors.js';
@@ -14,7 +14,7 @@ import { TradeRepo, type TradeRow } from '../../store/tradeRepo.js';
 import type { EngineContext } from '../context.js';
 import { BalanceSheet } from './balanceSheet.js';
 import { ExpiryTimer } from './expiryTimer.js';
-import { buyReservationFor, remainingOf, reservedAssetOf, type LiveOrder, type OrderIdentity, type TradableMarket } from './liveOrder.js';
+import { buyReservationFor, remainingOf, reservedAssetOf, rowOf, type LiveOrder, type OrderIdentity, type TradableMarket } from './liveOrder.js';
 import { toOrderRecord, type OrderRecord } from './orderRecord.js';
 import { decodeCursor, pageOf, type Page } from './pageCursor.js';
 import { accepted, rejected, type PlacementResult } from './placementResult.js';
@@ -62,6 +62,12 @@ export interface RedeemResult {
 
 const NOT_FOUND_REASON = 'Order not found or already canceled';
 
+/** A market's book and its resting orders by book handle (an order is in `orders` exactly while it rests on `book`). */
+interface MarketBookState {
+  readonly book: MarketBook;
+  readonly orders: Map<OrderHandle, LiveOrder>;
+}
+
 /**
  * The trading core: placement (validation, duplicate and balance checks, matching, settlement),
  * cancels, GTD expiry, lookups and balances. Memory (books, open orders, balances) changes synchronously
@@ -73,7 +79,8 @@ export class OrderService {
   private readonly orderRepo: OrderRepo;
   private readonly tradeRepo: TradeRepo;
   private readonly balanceRepo: BalanceRepo;
-  private readonly books = new Map<string, MarketBook>();
+  /** Per market: its book and the live orders resting on it by book handle (fills name their maker by handle). */
+  private readonly books = new Map<string, MarketBookState>();
   private readonly live = new Map<string, LiveOrder>();
   private readonly sheet = new BalanceSheet();
   /**
@@ -113,15 +120,18 @@ export class OrderService {
   async init(): Promise<void> {
     for (const b of this.balanceRepo.all()) this.sheet.add(b.address, b.asset, b.amount);
     const now = this.ctx.clock.nowMs();
-    const expired: LiveOrder[] = [];
+    const expired: OrderRow[] = [];
+    // Rows come oldest first, so each book gets its orders back in time priority (and fresh handles).
     for (const row of this.orderRepo.live()) {
       if (row.orderType === 'GTD' && expiryDeadline(row) <= now) {
         expired.push(row);
         continue;
       }
       const terms = toBookTerms(row.outcomeIndex, row.side, Number(row.price));
-      this.bookOf(row.conditionId).restore({ id: row.id, side: terms.side, price: terms.price, remaining: Number(remainingOf(row)) });
-      this.live.set(row.id, row);
+      const state = this.bookOf(row.conditionId);
+      const o: LiveOrder = Object.assign(row, { handle: state.book.restore({ side: terms.side, price: terms.price, remaining: Number(remainingOf(row)) }) });
+      state.orders.set(o.handle, o);
+      this.live.set(o.id, o);
       this.sheet.reserve(row.maker, reservedAssetOf(row, COLLATERAL), row.reserved);
       if (row.orderType === 'GTD') this.expiry.add(row.id, expiryDeadline(row));
     }
@@ -291,7 +301,7 @@ export class OrderService {
       if (v.orderType !== 'GTC' && v.orderType !== 'GTD') {
         return { result: rejected('INVALID_ORDER_ERROR', `invalid post-only order: postOnly is only supported for GTC and GTD orders (got ${v.orderType}).`), ops, keys: [] };
       }
-      if (this.bookOf(v.market.conditionId).fillable(terms.side, terms.price, Number(v.size)) > 0) {
+      if (this.bookOf(v.market.conditionId).book.fillable(terms.side, terms.price, Number(v.size)) > 0) {
         return { result: rejected('INVALID_ORDER_ERROR', 'invalid post-only order: order crosses book. Price it behind the best opposite quote or drop postOnly.'), ops, keys: [] };
       }
     }
@@ -323,11 +333,13 @@ export class OrderService {
       cancelReason: null,
       createdAt: now,
       updatedAt: now,
+      handle: -1,
     };
     this.sheet.reserve(order.maker, asset, need);
 
     const tif: TimeInForce = order.orderType === 'FOK' ? 'FOK' : order.orderType === 'FAK' ? 'FAK' : 'GTC';
-    const outcome = this.bookOf(order.conditionId).place({ id: order.id, side: terms.side, price: terms.price, size: Number(order.originalSize), tif });
+    const state = this.bookOf(order.conditionId);
+    const outcome = state.book.place({ side: terms.side, price: terms.price, size: Number(order.originalSize), tif });
 
     if (order.orderType === 'FOK' && outcome.fills.length === 0) {
       // Killed: nothing matched, nothing rests, nothing is stored (so nothing counts as a duplicate).
@@ -338,9 +350,10 @@ export class OrderService {
     const tradeOps: OrderWrite[] = [];
     const txHash = outcome.fills.length === 0 ? '' : '0x' + createHash('sha256').update('settlement:' + order.id).digest('hex');
     for (const fill of outcome.fills) {
-      const maker = this.live.get(fill.makerId);
-      if (!maker) throw new Error(`book returned a fill against unknown order ${fill.makerId}`);
+      const maker = state.orders.get(fill.makerHandle);
+      if (!maker) throw new Error(`book returned a fill against unknown order handle ${fill.makerHandle}`);
       tradeOps.push(...this.settle(order, maker, fill.price, BigInt(fill.size), fill.makerRemaining === 0, txHash, now));
+      if (fill.makerRemaining === 0) state.orders.delete(fill.makerHandle);
     }
 
     const remaining = remainingOf(order);
@@ -355,12 +368,14 @@ export class OrderService {
       order.cancelReason = order.sizeMatched > 0n ? 'FAK remainder cancelled' : 'FAK order found nothing to match';
     }
     if (outcome.rested) {
+      order.handle = outcome.handle;
+      state.orders.set(order.handle, order);
       this.live.set(order.id, order);
       if (order.orderType === 'GTD') this.expiry.add(order.id, expiryDeadline(order));
     }
 
     // A snapshot: the live order keeps changing as later takers fill it (those are 'fill' writes).
-    const row: OrderRow = { ...order };
+    const row: OrderRow = rowOf(order);
     ops.push({ kind: 'order', row });
     for (const op of tradeOps) ops.push(op);
     dupKeys.set(digestKey, order.id);
@@ -412,6 +427,7 @@ export class OrderService {
       }
       this.live.delete(maker.id);
       this.expiry.remove(maker.id);
+      maker.handle = -1; // off the book (the caller drops it from the book's handle map)
     } else {
       maker.status = 'partially_filled';
     }
@@ -554,7 +570,12 @@ export class OrderService {
 
   /** Takes an order off its book and releases its reservation in memory; returns the row update. */
   private cancelLive(o: LiveOrder, reason: string, now: number): OrderWrite {
-    this.books.get(o.conditionId)?.cancel(o.id);
+    const state = this.books.get(o.conditionId);
+    if (state !== undefined && o.handle >= 0) {
+      state.book.cancel(o.handle);
+      state.orders.delete(o.handle);
+    }
+    o.handle = -1;
     if (o.reserved !== 0n) this.sheet.reserve(o.maker, reservedAssetOf(o, COLLATERAL), -o.reserved);
     o.reserved = 0n;
     o.status = 'cancelled';
@@ -741,9 +762,9 @@ export class OrderService {
   /** The book of a market (one per binary market, outcome-0 terms); undefined for an unknown market. */
   book(conditionId: string): MarketBook | undefined {
     const existing = this.books.get(conditionId) ?? this.books.get(conditionId.toLowerCase());
-    if (existing) return existing;
+    if (existing) return existing.book;
     const m = this.ctx.markets.byCondition(conditionId);
-    return m ? this.bookOf(m.conditionId) : undefined;
+    return m ? this.bookOf(m.conditionId).book : undefined;
   }
 
   /** The last fill seen on a token (a fill on the other token of the market counts, mirrored). */
@@ -773,10 +794,10 @@ export class OrderService {
 
   // ── helpers ─────────────────────────────────────────────────────────────────────────────────────
 
-  private bookOf(conditionId: string): MarketBook {
+  private bookOf(conditionId: string): MarketBookState {
     let b = this.books.get(conditionId);
     if (!b) {
-      b = createOrderBook();
+      b = { book: createOrderBook(), orders: new Map() };
       this.books.set(conditionId, b);
     }
     return b;
