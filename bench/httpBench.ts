@@ -37,8 +37,8 @@ export interface HttpBenchResult {
   /** CPU time per accepted order: the engine process (all threads) and this load generator. */
   engineCpuUsPerOrder: number;
   loadGeneratorCpuUsPerOrder: number;
-  /** During the measured run: writer-thread transactions and signature-recovery batches, and their mean sizes. */
-  pipeline: { writerBatches: number; groupsPerWriterBatch: number; recoveryBatches: number; ordersPerRecoveryBatch: number };
+  /** During the measured run: writer-thread transactions and signature-recovery batches, and how many orders each carried. */
+  pipeline: { writerTransactions: number; groupsPerWriterTransaction: number; recoveryBatches: number; ordersPerRecoveryBatch: number };
   /** 1-minute load average before and after the measured run (other processes share the cores). */
   loadAverage: { before: number; after: number };
   lookup500: { p50Ms: number; p99Ms: number };
@@ -294,7 +294,7 @@ export async function runHttpBench(opts: HttpBenchOptions = {}): Promise<HttpBen
     const warmMarket = await createMarket(ready, '0.01');
     await blast(conns, serializeOrders(ready.trading, prepareOrders(3_000, traders, warmMarket, domain)));
     const stats = async () =>
-      json<{ orderWriter: { batches: number; groups: number }; signatureVerifier: { batches: number; inWorker: number } }>(
+      json<{ orderWriter: { transactions: number; groups: number }; signatureVerifier: { batches: number; inWorker: number } }>(
         await fetch(`${ready.trading}/admin/stats`, { headers: { authorization: `Bearer ${ready.operatorToken}` } }),
       );
     const stats0 = await stats();
@@ -306,11 +306,11 @@ export async function runHttpBench(opts: HttpBenchOptions = {}): Promise<HttpBen
     const ownCpu = process.cpuUsage(ownCpu0);
     const loadAfter = loadavg()[0]!;
     const stats1 = await stats();
-    const writerBatches = stats1.orderWriter.batches - stats0.orderWriter.batches;
+    const writerTransactions = stats1.orderWriter.transactions - stats0.orderWriter.transactions;
     const recoveryBatches = stats1.signatureVerifier.batches - stats0.signatureVerifier.batches;
     const pipeline = {
-      writerBatches,
-      groupsPerWriterBatch: Math.round(((stats1.orderWriter.groups - stats0.orderWriter.groups) / Math.max(1, writerBatches)) * 10) / 10,
+      writerTransactions,
+      groupsPerWriterTransaction: Math.round(((stats1.orderWriter.groups - stats0.orderWriter.groups) / Math.max(1, writerTransactions)) * 10) / 10,
       recoveryBatches,
       ordersPerRecoveryBatch: Math.round(((stats1.signatureVerifier.inWorker - stats0.signatureVerifier.inWorker) / Math.max(1, recoveryBatches)) * 10) / 10,
     };

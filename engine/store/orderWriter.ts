@@ -37,8 +37,10 @@ function workerEntry(): URL {
  * batch in one transaction with synchronous=FULL and acknowledges it once it is on disk, so a caller
  * awaiting `submit()` is durable exactly as with WriteBatcher.
  *
- * Group commit: one batch is out at a time; groups submitted meanwhile wait and go together as the next
- * batch, so batches grow with the load and the per-transaction cost (COMMIT, fsync) is shared.
+ * Group commit: the groups of one event-loop turn go as one message; the writer thread commits every
+ * message waiting for it in one transaction, so while a COMMIT (and its fsync) runs, the next
+ * transaction gathers whatever arrives, batches grow with the load, and the per-transaction cost is
+ * shared. The main thread never waits for an acknowledgement before sending more.
  * A group (one placement's writes) is atomic; if a batch fails, the writer retries each group alone so
  * only the culprit's caller sees the error.
  *
@@ -55,13 +57,15 @@ export class OrderWriter {
   private ready = false;
   private pending: OrderWrite[][] = [];
   private pendingWaiters: Waiter[] = [];
-  private inflight: { seq: number; groups: OrderWrite[][]; waiters: Waiter[] } | undefined;
+  /** Batches sent and not yet acknowledged, by sequence number. */
+  private readonly inflight = new Map<number, { groups: OrderWrite[][]; waiters: Waiter[] }>();
   private scheduled = false;
   private seq = 0;
   private closed = false;
   private applier: OrderWriteApplier | undefined;
-  /** Batches and groups committed by the writer thread, and groups written inline: for tests and the benchmark. */
-  readonly stats = { batches: 0, groups: 0, inline: 0 };
+  /** Batches (messages) acknowledged, writer transactions, groups committed by the writer thread, groups written inline: for tests and the benchmark. */
+  readonly stats = { batches: 0, transactions: 0, groups: 0, inline: 0 };
+  private lastTransaction = 0;
 
   constructor(
     private readonly db: Db,
@@ -104,7 +108,7 @@ export class OrderWriter {
     return new Promise<void>((resolve, reject) => {
       this.pending.push(group);
       this.pendingWaiters.push({ resolve, reject });
-      if (!this.inflight && !this.scheduled) {
+      if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => this.send());
       }
@@ -117,13 +121,13 @@ export class OrderWriter {
 
   private send(): void {
     this.scheduled = false;
-    if (this.inflight || this.pending.length === 0 || !this.worker) return;
+    if (this.pending.length === 0 || !this.worker) return;
     const groups = this.pending;
     const waiters = this.pendingWaiters;
     this.pending = [];
     this.pendingWaiters = [];
     const seq = ++this.seq;
-    this.inflight = { seq, groups, waiters };
+    this.inflight.set(seq, { groups, waiters });
     this.replies!.ref();
     const msg: WriterRequest = { type: 'batch', seq, groups: encodeOrderWrites(groups) };
     this.worker.postMessage(msg);
@@ -134,10 +138,14 @@ export class OrderWriter {
       this.ready = true;
       return;
     }
-    const f = this.inflight;
-    if (!f || f.seq !== msg.seq) return;
-    this.inflight = undefined;
+    const f = this.inflight.get(msg.seq);
+    if (!f) return;
+    this.inflight.delete(msg.seq);
     this.stats.batches++;
+    if (msg.transaction !== this.lastTransaction) {
+      this.lastTransaction = msg.transaction;
+      this.stats.transactions++;
+    }
     this.stats.groups += f.groups.length - msg.failed.length;
     const failed = new Map(msg.failed);
     f.waiters.forEach((w, i) => {
@@ -145,8 +153,7 @@ export class OrderWriter {
       if (err === undefined) w.resolve();
       else w.reject(new Error(err));
     });
-    if (this.pending.length > 0) this.send();
-    else this.replies?.unref();
+    if (this.inflight.size === 0 && this.pending.length === 0) this.replies?.unref();
   }
 
   /**
@@ -159,15 +166,13 @@ export class OrderWriter {
     this.worker = undefined;
     this.replies?.close();
     this.replies = undefined;
-    const f = this.inflight;
-    this.inflight = undefined;
+    const sent = [...this.inflight.values()];
+    this.inflight.clear();
     const queued = this.pending.map((g, i) => ({ g, w: this.pendingWaiters[i]! }));
     this.pending = [];
     this.pendingWaiters = [];
-    if (f) {
-      if (!this.ready) queued.unshift(...f.groups.map((g, i) => ({ g, w: f.waiters[i]! })));
-      else for (const w of f.waiters) w.reject(new Error('the order writer thread stopped before confirming these writes'));
-    }
+    if (!this.ready) queued.unshift(...sent.flatMap((f) => f.groups.map((g, i) => ({ g, w: f.waiters[i]! }))));
+    else for (const f of sent) for (const w of f.waiters) w.reject(new Error('the order writer thread stopped before confirming these writes'));
     for (const { g, w } of queued) this.submit(g).then(w.resolve, w.reject);
   }
 
@@ -189,7 +194,7 @@ export class OrderWriter {
     const msg: WriterRequest = { type: 'close', groups: encodeOrderWrites(groups), flag };
     worker.postMessage(msg);
     const outcome = Atomics.wait(flag, 0, 0, CLOSE_TIMEOUT_MS);
-    // The in-flight batch was committed before the close message; its reply is already in the port.
+    // Batches sent before the close message were committed first; their replies are already in the port.
     for (let m = receiveMessageOnPort(this.replies!); m; m = receiveMessageOnPort(this.replies!)) this.onReply(m.message as WriterReply);
     this.replies?.close();
     this.replies = undefined;
@@ -198,9 +203,8 @@ export class OrderWriter {
       if (ok) w.resolve();
       else w.reject(new Error('the order writer could not store these writes at shutdown'));
     }
-    const f = this.inflight;
-    this.inflight = undefined;
-    if (f) for (const w of f.waiters) w.reject(new Error('the order writer thread did not confirm these writes before shutdown'));
+    for (const f of this.inflight.values()) for (const w of f.waiters) w.reject(new Error('the order writer thread did not confirm these writes before shutdown'));
+    this.inflight.clear();
     worker.unref();
   }
 }

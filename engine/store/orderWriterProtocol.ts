@@ -5,5 +5,8 @@ export type WriterRequest =
   /** Commit these last groups, close the connection, then set flag[0] to 1 (ok) or 2 (failed) and notify. */
   | { type: 'close'; groups: string; flag: Int32Array };
 
-/** Writer thread → main thread. `failed` lists [group index, error message] of groups that were not stored. */
-export type WriterReply = { type: 'ready' } | { type: 'done'; seq: number; failed: Array<[number, string]> };
+/**
+ * Writer thread → main thread. `failed` lists [group index, error message] of groups that were not stored;
+ * `transaction` numbers the writer's transactions (batches committed together share it).
+ */
+export type WriterReply = { type: 'ready' } | { type: 'done'; seq: number; failed: Array<[number, string]>; transaction: number };

@@ -41,6 +41,7 @@ export const StatsResponse = Type.Object({
   orderWriter: Type.Object({
     mode: Type.String({ description: "'worker' (writer thread) or 'inline' (main connection)" }),
     batches: Counter,
+    transactions: Counter,
     groups: Counter,
     inline: Counter,
   }),
