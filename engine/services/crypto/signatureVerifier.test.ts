@@ -95,3 +95,25 @@ test('requests made while the worker holds a batch wait for it and go together a
     await v.close();
   }
 });
+
+test('with depth 2 a busy worker is handed the next batch at once, and every recovery still resolves to its signer', async () => {
+  const v = new SignatureVerifier({ mode: 'worker', depth: 2 });
+  try {
+    const cases = await Promise.all(
+      Array.from({ length: 120 }, async (_, i) => {
+        const account = privateKeyToAccount(generatePrivateKey());
+        const hash = keccak256(toBytes(`depth ${i}`));
+        return { account, hash, sig: await account.sign({ hash }) };
+      }),
+    );
+    const first = cases.slice(0, 100).map((c) => v.recover(toBytes(c.hash), c.sig));
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = cases.slice(100).map((c) => v.recover(toBytes(c.hash), c.sig));
+    await new Promise((resolve) => setImmediate(resolve));
+    // The worker is still on the first 100 (several milliseconds) and already holds the second batch.
+    assert.equal(v.stats.batches, 2, JSON.stringify(v.stats));
+    assert.deepEqual(await Promise.all([...first, ...second]), cases.map((c) => c.account.address.toLowerCase()));
+  } finally {
+    await v.close();
+  }
+});
