@@ -77,10 +77,17 @@ function shortJsonError(text: string): string {
   }
 }
 
+/** The answer to a thrown ApiError, or the 500 of anything else: every route and the lean path render errors with it. */
+export function errorReply(err: unknown): { status: number; body: object; headers?: Record<string, string> } {
+  if (isApiError(err)) return { status: err.status, body: err.toBody(), ...(err.headers ? { headers: err.headers } : {}) };
+  return { status: 500, body: { error: 'internal_error', message: ERRORS.internal_error.message } };
+}
+
 function sendError(err: FastifyError | ApiError, req: FastifyRequest, reply: FastifyReply): void {
   if (isApiError(err)) {
-    if (err.headers) void reply.headers(err.headers);
-    void reply.code(err.status).send(err.toBody());
+    const r = errorReply(err);
+    if (r.headers) void reply.headers(r.headers);
+    void reply.code(r.status).send(r.body);
     return;
   }
   const fe = err as FastifyError;
@@ -102,5 +109,6 @@ function sendError(err: FastifyError | ApiError, req: FastifyRequest, reply: Fas
     return;
   }
   req.log.error(err);
-  void reply.code(500).send({ error: 'internal_error', message: ERRORS.internal_error.message });
+  const r = errorReply(err);
+  void reply.code(r.status).send(r.body);
 }

@@ -1,4 +1,4 @@
-import type { Server as HttpServer } from 'node:http';
+import { STATUS_CODES, type Server as HttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 
 /** A request the lean path handles: a complete HTTP/1.1 message with a Content-Length body (or none). */
@@ -39,7 +39,6 @@ const MAX_HEAD_BYTES = 16 * 1024;
 const HEAD_END = Buffer.from('\r\n\r\n');
 const REQUEST_LINE = /^([A-Z]+) (\/[^ ]*) HTTP\/1\.1$/;
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const STATUS_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 207: 'Multi-Status', 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 409: 'Conflict', 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable' };
 
 let dateSecond = 0;
 let dateText = '';
@@ -190,7 +189,7 @@ class LeanConnection {
   }
 
   private fill(slot: Slot, res: LeanResponse, close: boolean): void {
-    let head = `HTTP/1.1 ${res.status} ${STATUS_TEXT[res.status] ?? 'Status'}\r\n`;
+    let head = `HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? 'Status'}\r\n`;
     if (res.headers) for (const k in res.headers) head += `${k}: ${res.headers[k]}\r\n`;
     head += `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(res.body)}\r\ndate: ${httpDate()}\r\nconnection: ${close ? 'close' : 'keep-alive'}\r\n\r\n`;
     slot.text = head + res.body;

@@ -1,19 +1,13 @@
-import { ERRORS, isApiError } from '../../protocol/errors.js';
 import type { PostOrderBody } from '../../protocol/eip712.js';
 import { postOrderBodySchema } from '../../protocol/schemas/orders.js';
 import type { EngineContext } from '../../services/context.js';
-import { parseJsonBody } from '../app.js';
+import { errorReply, parseJsonBody } from '../app.js';
 import { compileBodyValidator, validationErrorBody, type BodyValidator } from '../bodyValidator.js';
 import type { LeanRequest, LeanResponse, LeanRouter } from '../leanServer.js';
+import { placementReply } from './orderRoutes.js';
 
-function json(status: number, body: unknown, headers?: Record<string, string>): LeanResponse {
-  return { status, body: JSON.stringify(body), ...(headers ? { headers } : {}) };
-}
-
-/** The answer to a thrown error, as the fastify app's error handler renders it. */
-function failure(e: unknown): LeanResponse {
-  if (isApiError(e)) return json(e.status, e.toBody(), e.headers);
-  return json(500, { error: 'internal_error', message: ERRORS.internal_error.message });
+function json(r: { status: number; body: unknown; headers?: Record<string, string> }): LeanResponse {
+  return { status: r.status, body: JSON.stringify(r.body), ...(r.headers ? { headers: r.headers } : {}) };
 }
 
 /**
@@ -37,11 +31,10 @@ export function leanOrderRouter(ctx: EngineContext): LeanRouter {
       const body = parseJsonBody(req.body);
       const identity = ctx.auth.authenticateL2({ method: 'POST', path: '/order', rawBody: req.body, headers: req.headers });
       const validate = validator();
-      if (!validate(body)) return json(400, validationErrorBody(validate.errors?.[0], 'body'));
-      const result = await ctx.orders.place(identity, body as PostOrderBody);
-      return result.success ? json(201, result) : json(400, { ...result, error: result.error_code, message: result.error_msg });
+      if (!validate(body)) return json({ status: 400, body: validationErrorBody(validate.errors?.[0], 'body') });
+      return json(placementReply(await ctx.orders.place(identity, body as PostOrderBody)));
     } catch (e) {
-      return failure(e);
+      return json(errorReply(e));
     }
   }
 

@@ -37,10 +37,15 @@ function identityOf(req: FastifyRequest): OrderIdentity {
   return id;
 }
 
-/** A refused single order: HTTP 400 with the placement result plus `error`/`message` (decisions §3). */
+/** POST /order's answer: 201 with the placement result, or 400 with it plus `error`/`message` (decisions §3). */
+export function placementReply(result: PlacementResult): { status: 201 | 400; body: object } {
+  if (result.success) return { status: 201, body: result };
+  return { status: 400, body: { ...result, error: result.error_code, message: result.error_msg } };
+}
+
 function sendPlacement(reply: FastifyReply, result: PlacementResult): FastifyReply {
-  if (result.success) return reply.code(201).send(result);
-  return reply.code(400).send({ ...result, error: result.error_code, message: result.error_msg });
+  const r = placementReply(result);
+  return reply.code(r.status).send(r.body);
 }
 
 /** DELETE routes whose body public clients may omit: treat "no body" as {} so the schema names fields, not the body. */

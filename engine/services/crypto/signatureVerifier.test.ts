@@ -9,6 +9,17 @@ import { VECTOR_6_3_DOMAIN, VECTOR_6_3_ORDER, VECTOR_6_3_SIGNATURE } from './tra
 const VECTOR = { ...VECTOR_6_3_ORDER, signature: VECTOR_6_3_SIGNATURE };
 const DOMAIN = VECTOR_6_3_DOMAIN;
 
+/** `n` messages, each hashed and signed by its own fresh key. */
+function signedCases(n: number, label: string) {
+  return Promise.all(
+    Array.from({ length: n }, async (_, i) => {
+      const account = privateKeyToAccount(generatePrivateKey());
+      const hash = keccak256(toBytes(`${label} ${i}`));
+      return { account, hash, sig: await account.sign({ hash }) };
+    }),
+  );
+}
+
 for (const mode of ['worker', 'inline'] as const) {
   test(`the §6.3 order verifies to its signer (${mode})`, async () => {
     const v = new SignatureVerifier({ mode });
@@ -25,13 +36,7 @@ for (const mode of ['worker', 'inline'] as const) {
   test(`a batch of concurrent recoveries resolves each to its own signer (${mode})`, async () => {
     const v = new SignatureVerifier({ mode, maxBatch: 7 });
     try {
-      const cases = await Promise.all(
-        Array.from({ length: 30 }, async (_, i) => {
-          const account = privateKeyToAccount(generatePrivateKey());
-          const hash = keccak256(toBytes(`batch ${i}`));
-          return { account, hash, sig: await account.sign({ hash }) };
-        }),
-      );
+      const cases = await signedCases(30, 'batch');
       const bad = v.recover(toBytes(keccak256(toBytes('x'))), '0x' + '00'.repeat(64) + '1b');
       const got = await Promise.all(cases.map((c) => v.recover(toBytes(c.hash), c.sig)));
       assert.deepEqual(got, cases.map((c) => c.account.address.toLowerCase()));
@@ -70,13 +75,7 @@ test('after close, recoveries still answer (in this thread)', async () => {
 test('requests made while the worker holds a batch wait for it and go together as the next batch', async () => {
   const v = new SignatureVerifier({ mode: 'worker' });
   try {
-    const cases = await Promise.all(
-      Array.from({ length: 230 }, async (_, i) => {
-        const account = privateKeyToAccount(generatePrivateKey());
-        const hash = keccak256(toBytes(`gather ${i}`));
-        return { account, hash, sig: await account.sign({ hash }) };
-      }),
-    );
+    const cases = await signedCases(230, 'gather');
     const pending: Array<Promise<Address | null>> = [];
     const ask = (from: number, to: number) => {
       for (const c of cases.slice(from, to)) pending.push(v.recover(toBytes(c.hash), c.sig));
@@ -99,13 +98,7 @@ test('requests made while the worker holds a batch wait for it and go together a
 test('with depth 2 a busy worker is handed the next batch at once, and every recovery still resolves to its signer', async () => {
   const v = new SignatureVerifier({ mode: 'worker', depth: 2 });
   try {
-    const cases = await Promise.all(
-      Array.from({ length: 120 }, async (_, i) => {
-        const account = privateKeyToAccount(generatePrivateKey());
-        const hash = keccak256(toBytes(`depth ${i}`));
-        return { account, hash, sig: await account.sign({ hash }) };
-      }),
-    );
+    const cases = await signedCases(120, 'depth');
     const first = cases.slice(0, 100).map((c) => v.recover(toBytes(c.hash), c.sig));
     await new Promise((resolve) => setImmediate(resolve));
     const second = cases.slice(100).map((c) => v.recover(toBytes(c.hash), c.sig));

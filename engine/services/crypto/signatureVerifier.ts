@@ -130,8 +130,7 @@ export class SignatureVerifier {
     if (digest.length !== 32) return Promise.resolve(null);
     const sig = parseSignature(signature);
     if (!sig) return Promise.resolve(null);
-    const live = this.closed ? [] : this.slots.filter((s) => !s.dead);
-    if (live.length === 0) {
+    if (this.closed || !this.slots.some((s) => !s.dead)) {
       this.stats.inline++;
       return Promise.resolve(recoverFromParsed(digest, sig));
     }

@@ -322,12 +322,12 @@ describe('order placement', () => {
       signedBody(alice, { market: m, side: 'BUY', price: 500_000n, size: units(10) }),
       signedBody(bob, { market: m, outcome: 1, side: 'BUY', price: 500_000n, size: units(10) }),
     ]);
-    const before = { ...h.orders.writerInfo().stats };
+    const before = h.orders.pipelineStats().orderWriter;
     const [a, b] = await Promise.all([h.orders.place(A, bodies[0]!), h.orders.place(B, bodies[1]!)]);
-    const after = h.orders.writerInfo();
+    const after = h.orders.pipelineStats().orderWriter;
     assert.equal(after.mode, 'worker', 'a file database gets the writer thread');
-    assert.equal(after.stats.batches - before.batches, 1, 'one transaction');
-    assert.equal(after.stats.groups - before.groups, 2, 'holding both placements');
+    assert.equal(after.batches - before.batches, 1, 'one transaction');
+    assert.equal(after.groups - before.groups, 2, 'holding both placements');
     assert.equal(a.status, 'live');
     assert.equal(b.status, 'matched', 'the second placement saw the first in memory');
     const row = h.db.prepare('SELECT status FROM orders WHERE id = ?').get(a.order_id) as { status: string };

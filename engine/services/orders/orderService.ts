@@ -155,11 +155,6 @@ export class OrderService {
     this.writer.close();
   }
 
-  /** Which writer commits the trading tables ('worker' thread, or 'inline' on the main connection), and its counters. */
-  writerInfo(): { mode: 'worker' | 'inline'; stats: OrderWriter['stats'] } {
-    return { mode: this.writer.mode, stats: this.writer.stats };
-  }
-
   /** Counters of the order path's two helpers: the writer and the signature verifier (GET /admin/stats). */
   pipelineStats(): { orderWriter: { mode: string; batches: number; transactions: number; groups: number; inline: number }; signatureVerifier: { mode: string; batches: number; inWorker: number; inline: number } } {
     return {
