@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   }
 
   if (want('http')) {
-    console.error('… HTTP end to end: pre-signed orders, 64 connections, engine in its own process');
+    console.error('… HTTP end to end: pre-signed orders, 64 connections, engine in its own process, 3 rounds');
     const h = await runHttpBench();
     row('POST /order end to end (durable before 201)', `${fmt(h.acceptedPerSecond)} accepted/s (${fmt(h.accepted)}/${fmt(h.orders)} in ${fmt(h.seconds, 2)} s)`, '≥ 12,000/s', h.acceptedPerSecond >= 12_000);
     if (twoCoreCeiling) {
@@ -48,6 +48,8 @@ async function main(): Promise<void> {
       row('  share of the two-core recovery ceiling', `${fmt(share, 1)} %`, '≥ 45 %', share >= 45);
     }
     rows.push(['  latency p50 / p99', `${fmt(h.p50Ms, 2)} / ${fmt(h.p99Ms, 2)} ms`, `${h.connections} connections`, '']);
+    rows.push(['  rounds (median shown above)', h.rounds.map((r) => fmt(r.acceptedPerSecond)).join(' / ') + ' accepted/s', '', '']);
+    rows.push(['  CPU per order: engine / load generator', `${fmt(h.engineCpuUsPerOrder)} / ${fmt(h.loadGeneratorCpuUsPerOrder)} µs`, '', '']);
     row('batch lookup of 500 ids (p50, HTTP)', `${fmt(h.lookup500.p50Ms, 2)} ms (p99 ${fmt(h.lookup500.p99Ms, 2)})`, '< 25 ms', h.lookup500.p50Ms < 25);
     row(
       `GET /book at ${h.book1000Levels.levels} levels (p50, HTTP)`,
