@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server as HttpServer } from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import { ERRORS } from '../protocol/errors.js';
 import { createLeanServer, type LeanRequest, type LeanServer } from './leanServer.js';
 import { Wire } from './wireClient.js';
 
@@ -29,7 +30,9 @@ describe('lean HTTP front', () => {
       fallback,
       bodyLimit: 1000,
       route: (method, target) =>
-        method === 'POST' && target === '/fast'
+        method === 'POST' && target === '/broken'
+          ? () => Promise.reject(new Error('handler bug'))
+          : method === 'POST' && target === '/fast'
           ? async (req) => {
               seen.push(req);
               await new Promise((r) => setTimeout(r, delays.get(req.body) ?? 0));
@@ -115,6 +118,16 @@ describe('lean HTTP front', () => {
       w.close();
     });
   }
+
+  it('answers a handler that fails with the error registry\'s 500 and keeps serving the connection', async () => {
+    const w = await Wire.open(port);
+    w.write(request('POST', '/broken', '{}') + request('POST', '/fast', '"after"'));
+    const [broken, next] = await w.responses(2);
+    assert.equal(broken!.status, 500);
+    assert.deepEqual(JSON.parse(broken!.body), { error: 'internal_error', message: ERRORS.internal_error.message });
+    assert.equal(next!.status, 201);
+    w.close();
+  });
 
   it('closes the connection after answering a request with Connection: close', async () => {
     const w = await Wire.open(port);

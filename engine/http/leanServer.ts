@@ -1,5 +1,6 @@
 import { STATUS_CODES, type Server as HttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
+import { errorReply } from './app.js';
 
 /** A request the lean path handles: a complete HTTP/1.1 message with a Content-Length body (or none). */
 export interface LeanRequest {
@@ -17,6 +18,11 @@ export interface LeanResponse {
   headers?: Record<string, string>;
   /** A JSON text. */
   body: string;
+}
+
+/** A route's answer ({ status, body, headers? }, as errorReply and placementReply give it) as a lean response. */
+export function leanJson(r: { status: number; body: unknown; headers?: Record<string, string> }): LeanResponse {
+  return { status: r.status, body: JSON.stringify(r.body), ...(r.headers ? { headers: r.headers } : {}) };
 }
 
 /** Returns the handler of a request, or undefined to let the fallback server handle it. */
@@ -183,7 +189,7 @@ class LeanConnection {
       const close = this.closeAfter;
       handler({ method: m[1]!, path: m[2]!, headers, body }).then(
         (res) => this.fill(slot, res, close),
-        () => this.fill(slot, { status: 500, body: '{"error":"internal_error","message":"Unexpected server error."}' }, close),
+        (e: unknown) => this.fill(slot, leanJson(errorReply(e)), close),
       );
     }
   }

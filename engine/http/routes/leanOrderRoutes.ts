@@ -3,12 +3,8 @@ import { postOrderBodySchema } from '../../protocol/schemas/orders.js';
 import type { EngineContext } from '../../services/context.js';
 import { errorReply, parseJsonBody } from '../app.js';
 import { compileBodyValidator, validationErrorBody, type BodyValidator } from '../bodyValidator.js';
-import type { LeanRequest, LeanResponse, LeanRouter } from '../leanServer.js';
+import { leanJson, type LeanRequest, type LeanResponse, type LeanRouter } from '../leanServer.js';
 import { placementReply } from './orderRoutes.js';
-
-function json(r: { status: number; body: unknown; headers?: Record<string, string> }): LeanResponse {
-  return { status: r.status, body: JSON.stringify(r.body), ...(r.headers ? { headers: r.headers } : {}) };
-}
 
 /**
  * POST /order on the lean HTTP path (leanServer.ts): the same steps, in the same order, as the fastify
@@ -31,10 +27,10 @@ export function leanOrderRouter(ctx: EngineContext): LeanRouter {
       const body = parseJsonBody(req.body);
       const identity = ctx.auth.authenticateL2({ method: 'POST', path: '/order', rawBody: req.body, headers: req.headers });
       const validate = validator();
-      if (!validate(body)) return json({ status: 400, body: validationErrorBody(validate.errors?.[0], 'body') });
-      return json(placementReply(await ctx.orders.place(identity, body as PostOrderBody)));
+      if (!validate(body)) return leanJson({ status: 400, body: validationErrorBody(validate.errors?.[0], 'body') });
+      return leanJson(placementReply(await ctx.orders.place(identity, body as PostOrderBody)));
     } catch (e) {
-      return json(errorReply(e));
+      return leanJson(errorReply(e));
     }
   }
 

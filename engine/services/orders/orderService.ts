@@ -156,7 +156,7 @@ export class OrderService {
   }
 
   /** Counters of the order path's two helpers: the writer and the signature verifier (GET /admin/stats). */
-  pipelineStats(): { orderWriter: { mode: string; batches: number; transactions: number; groups: number; inline: number }; signatureVerifier: { mode: string; batches: number; inWorker: number; inline: number } } {
+  pipelineStats(): { orderWriter: { mode: OrderWriter['mode'] } & OrderWriter['stats']; signatureVerifier: { mode: SignatureVerifier['mode'] } & SignatureVerifier['stats'] } {
     return {
       orderWriter: { mode: this.writer.mode, ...this.writer.stats },
       signatureVerifier: { mode: this.verifier.mode, ...this.verifier.stats },
