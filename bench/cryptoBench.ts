@@ -2,18 +2,22 @@
  * Signature-crypto figures of the order hot path:
  *   - EIP-712 order digests/s: the hand-rolled encoder + fast keccak vs viem hashTypedData;
  *   - recoveries/s on one core: native libsecp256k1 vs viem's pure-JS recoverAddress;
+ *   - batch verification on one core (native/batchVerify.c, 32 signatures of one known signer a batch),
+ *     what the order path's recovery worker does once it knows a signer's key;
  *   - the two-core recovery ceiling (two worker threads recovering flat out): what the HTTP order
  *     benchmark is compared against;
  *   - a simulated order path (fixed main-thread work per order + digest + recovery), inline vs worker,
  *     which is how SignatureVerifier's default mode was chosen.
  * Run alone: `npx tsx bench/cryptoBench.ts`.
  */
+import { randomFillSync } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { hashTypedData, recoverAddress as viemRecoverAddress, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ORDER_TYPES, orderDomain, orderTypedMessage, type Address, type OrderStruct } from '../engine/protocol/eip712.js';
 import { orderDigest, orderDigestHex } from '../engine/services/crypto/orderDigest.js';
-import { recoverAddress } from '../engine/services/crypto/recoverSigner.js';
+import { parseSignature, recoverAddress, recoverPublicKey } from '../engine/services/crypto/recoverSigner.js';
 import { SignatureVerifier } from '../engine/services/crypto/signatureVerifier.js';
 import { recoveryCeiling } from './recoveryCeiling.js';
 
@@ -24,6 +28,8 @@ export interface CryptoBenchResult {
   recoveriesPerSecNative: number;
   recoveriesPerSecViem: number;
   recoveriesPerSecTwoCores: number;
+  /** Signatures/s of batch verification on one core, 32 a batch; null when the addon is not built. */
+  batchVerifiesPerSec: number | null;
   simulatedOrderPath: Array<{ otherWorkUs: number; inlineOrdersPerSec: number; workerOrdersPerSec: number }>;
 }
 
@@ -68,6 +74,42 @@ async function signedOrders(count: number): Promise<Array<{ order: OrderStruct; 
     out.push({ order: o, digest, signature: await ACCOUNT.sign({ hash: toHex(digest) }) });
   }
   return out;
+}
+
+interface BatchVerifyAddon {
+  verify(digests: Uint8Array, rs: Uint8Array, recids: Uint8Array, signer: Uint16Array, keys: Uint8Array, random: Uint8Array): boolean;
+}
+
+/** Signatures/s that the batch verifier checks on this thread, `size` a batch, all by the one known signer. */
+function batchVerifyRate(samples: Array<{ digest: Uint8Array; signature: string }>, ms: number, size = 32): number | null {
+  let addon: BatchVerifyAddon;
+  try {
+    addon = createRequire(import.meta.url)('../engine/services/crypto/native/batchVerify.node') as BatchVerifyAddon;
+  } catch {
+    return null;
+  }
+  const first = parseSignature(samples[0]!.signature)!;
+  const keys = recoverPublicKey(samples[0]!.digest, first)!.slice(1);
+  const batches = Array.from({ length: Math.floor(samples.length / size) }, (_, b) => {
+    const digests = new Uint8Array(32 * size);
+    const rs = new Uint8Array(64 * size);
+    const recids = new Uint8Array(size);
+    for (let i = 0; i < size; i++) {
+      const s = samples[b * size + i]!;
+      const sig = parseSignature(s.signature)!;
+      digests.set(s.digest, 32 * i);
+      rs.set(sig.rs, 64 * i);
+      recids[i] = sig.recid;
+    }
+    return { digests, rs, recids };
+  });
+  const signer = new Uint16Array(size);
+  const random = new Uint8Array(16 * size);
+  const batchesPerSec = rate(ms, (i) => {
+    const b = batches[i % batches.length]!;
+    if (!addon.verify(b.digests, b.rs, b.recids, signer, keys, randomFillSync(random))) throw new Error('bench batch did not verify');
+  });
+  return batchesPerSec * size;
 }
 
 function spin(us: number): void {
@@ -127,6 +169,7 @@ export async function runCryptoBench(opts: { ms?: number } = {}): Promise<Crypto
   }
   const recoveriesPerSecViem = (viemCount * 1000) / (performance.now() - viemStart);
 
+  const batchVerifiesPerSec = batchVerifyRate(samples, ms);
   const recoveriesPerSecTwoCores = await recoveryCeiling(samples, ms * 1.5);
 
   const simulatedOrderPath = [];
@@ -143,6 +186,7 @@ export async function runCryptoBench(opts: { ms?: number } = {}): Promise<Crypto
     recoveriesPerSecNative: Math.round(recoveriesPerSecNative),
     recoveriesPerSecViem: Math.round(recoveriesPerSecViem),
     recoveriesPerSecTwoCores: Math.round(recoveriesPerSecTwoCores),
+    batchVerifiesPerSec: batchVerifiesPerSec === null ? null : Math.round(batchVerifiesPerSec),
     simulatedOrderPath,
   };
 }

@@ -52,7 +52,7 @@ export interface HttpBenchResult {
   engineCpuUsPerOrder: number;
   loadGeneratorCpuUsPerOrder: number;
   /** During the measured run: writer-thread transactions and signature-recovery batches, and how many orders each carried. */
-  pipeline: { writerTransactions: number; groupsPerWriterTransaction: number; recoveryBatches: number; ordersPerRecoveryBatch: number };
+  pipeline: { writerTransactions: number; groupsPerWriterTransaction: number; recoveryBatches: number; ordersPerRecoveryBatch: number; batchVerifiedPercent: number };
   /** 1-minute load average before and after the measured runs (other processes share the cores). */
   loadAverage: { before: number; after: number };
   /** Every round, in the order run: the machine's run-to-run spread. */
@@ -323,7 +323,7 @@ export async function runHttpBench(opts: HttpBenchOptions = {}): Promise<HttpBen
     const warmMarket = await createMarket(ready, '0.01');
     await blast(conns, serializeOrders(ready.trading, prepareOrders(3_000, traders, warmMarket, domain)));
     const stats = async () =>
-      json<{ orderWriter: { transactions: number; groups: number }; signatureVerifier: { batches: number; inWorker: number } }>(
+      json<{ orderWriter: { transactions: number; groups: number }; signatureVerifier: { batches: number; inWorker: number; batchVerified: number } }>(
         await fetch(`${ready.trading}/admin/stats`, { headers: { authorization: `Bearer ${ready.operatorToken}` } }),
       );
     const stats0 = await stats();
@@ -360,6 +360,8 @@ export async function runHttpBench(opts: HttpBenchOptions = {}): Promise<HttpBen
       groupsPerWriterTransaction: Math.round(((stats1.orderWriter.groups - stats0.orderWriter.groups) / Math.max(1, writerTransactions)) * 10) / 10,
       recoveryBatches,
       ordersPerRecoveryBatch: Math.round(((stats1.signatureVerifier.inWorker - stats0.signatureVerifier.inWorker) / Math.max(1, recoveryBatches)) * 10) / 10,
+      batchVerifiedPercent:
+        Math.round(((stats1.signatureVerifier.batchVerified - stats0.signatureVerifier.batchVerified) / Math.max(1, stats1.signatureVerifier.inWorker - stats0.signatureVerifier.inWorker)) * 1000) / 10,
     };
     const median = [...rounds].sort((a, b) => a.acceptedPerSecond - b.acceptedPerSecond)[Math.floor(rounds.length / 2)]!;
 

@@ -110,3 +110,92 @@ test('with depth 2 a busy worker is handed the next batch at once, and every rec
     await v.close();
   }
 });
+
+/** `perSigner` messages signed by each of `signers` fresh keys, interleaved. */
+async function signerCases(signers: number, perSigner: number, label: string) {
+  const accounts = Array.from({ length: signers }, () => privateKeyToAccount(generatePrivateKey()));
+  return Promise.all(
+    Array.from({ length: signers * perSigner }, async (_, i) => {
+      const account = accounts[i % signers]!;
+      const hash = keccak256(toBytes(`${label} ${i}`));
+      return { account, hash, sig: await account.sign({ hash }) };
+    }),
+  );
+}
+
+test("once a signer's key is known, its signatures are batch-verified and resolve to it, as a recovery would", async () => {
+  const v = new SignatureVerifier({ mode: 'worker' });
+  try {
+    const cases = await signerCases(3, 20, 'known');
+    // First sight of each signer: recovered one by one, and the key remembered.
+    const first = cases.slice(0, 3);
+    assert.deepEqual(await Promise.all(first.map((c) => v.recover(toBytes(c.hash), c.sig, c.account.address))), first.map((c) => c.account.address.toLowerCase()));
+    assert.equal(v.stats.batchVerified, 0);
+    const rest = cases.slice(3);
+    const got = await Promise.all(rest.map((c) => v.recover(toBytes(c.hash), c.sig, c.account.address)));
+    assert.deepEqual(got, rest.map((c) => c.account.address.toLowerCase()));
+    assert.equal(v.stats.batchVerified, rest.length, JSON.stringify(v.stats));
+  } finally {
+    await v.close();
+  }
+});
+
+test('a signature that claims a known signer but was made by another key resolves to the key that made it', async () => {
+  const v = new SignatureVerifier({ mode: 'worker' });
+  try {
+    const [victim, ...others] = await signerCases(1, 12, 'victim');
+    const [forger] = await signerCases(1, 1, 'forger');
+    await v.recover(toBytes(victim!.hash), victim!.sig, victim!.account.address);
+    const claimed = victim!.account.address;
+    const got = await Promise.all([
+      ...others.map((c) => v.recover(toBytes(c.hash), c.sig, claimed)),
+      v.recover(toBytes(forger!.hash), forger!.sig, claimed),
+      v.recover(toBytes(forger!.hash), '0x' + 'ab'.repeat(32) + '00'.repeat(32) + '1b', claimed),
+    ]);
+    // The batch with the forgery fails as a whole; every signature in it is then recovered on its own.
+    assert.deepEqual(got, [...others.map(() => claimed.toLowerCase()), forger!.account.address.toLowerCase(), null]);
+  } finally {
+    await v.close();
+  }
+});
+
+test('a claimed signer is never trusted on first sight: the signature is recovered, whatever it claims', async () => {
+  const v = new SignatureVerifier({ mode: 'worker' });
+  try {
+    const cases = await signerCases(2, 8, 'first sight');
+    const claimed = cases[0]!.account.address;
+    // Every signature claims signer 0, half were made by signer 1: none of signer 1's becomes signer 0's.
+    const got = await Promise.all(cases.map((c) => v.recover(toBytes(c.hash), c.sig, claimed)));
+    assert.deepEqual(got, cases.map((c) => c.account.address.toLowerCase()));
+  } finally {
+    await v.close();
+  }
+});
+
+test('with batch verification switched off (SIGNATURE_BATCH_VERIFY=0) every signature is recovered, with the same answers', async () => {
+  process.env.SIGNATURE_BATCH_VERIFY = '0';
+  const v = new SignatureVerifier({ mode: 'worker' });
+  delete process.env.SIGNATURE_BATCH_VERIFY;
+  try {
+    const cases = await signerCases(2, 10, 'off');
+    await Promise.all(cases.slice(0, 2).map((c) => v.recover(toBytes(c.hash), c.sig, c.account.address)));
+    const got = await Promise.all(cases.map((c) => v.recover(toBytes(c.hash), c.sig, c.account.address)));
+    assert.deepEqual(got, cases.map((c) => c.account.address.toLowerCase()));
+    assert.equal(v.stats.batchVerified, 0);
+  } finally {
+    await v.close();
+  }
+});
+
+test('two worker threads batch-verify at the same time, and every answer is still its signer', async () => {
+  const v = new SignatureVerifier({ mode: 'worker', workers: 2, maxBatch: 40 });
+  try {
+    const cases = await signerCases(4, 100, 'two threads');
+    await Promise.all(cases.slice(0, 4).map((c) => v.recover(toBytes(c.hash), c.sig, c.account.address)));
+    const got = await Promise.all(cases.map((c) => v.recover(toBytes(c.hash), c.sig, c.account.address)));
+    assert.deepEqual(got, cases.map((c) => c.account.address.toLowerCase()));
+    assert.equal(v.stats.batchVerified, cases.length, JSON.stringify(v.stats));
+  } finally {
+    await v.close();
+  }
+});

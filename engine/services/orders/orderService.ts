@@ -178,7 +178,7 @@ export class OrderService {
     // validation included, then runs synchronously so placements of one turn still see each other.
     const deps = this.validationDeps();
     const digest = signingDigestOf(body, deps);
-    if (digest !== undefined) deps.signatureCheck = { digest, recovered: await this.verifier.recover(digest, body.order.signature) };
+    if (digest !== undefined) deps.signatureCheck = { digest, recovered: await this.verifier.recover(digest, body.order.signature, body.order.signer) };
     const { result, ops, keys } = this.placeNow(identity, body, deps);
     if (ops.length === 0) return result;
     try {
