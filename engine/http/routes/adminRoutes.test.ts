@@ -41,6 +41,7 @@ describe('operator routes', () => {
     const after = (await app.inject({ method: 'GET', url: '/admin/stats', headers: auth })).json();
     assert.equal(after.orderWriter.groups - before.orderWriter.groups, 1, 'the faucet credit went through the writer thread');
     assert.equal(typeof after.signatureVerifier.mode, 'string');
+    assert.equal(typeof after.signatureVerifier.batchVerified, 'number');
     assert.ok(after.writeBatcher.transactions >= 0);
   });
 

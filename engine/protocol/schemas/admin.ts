@@ -50,6 +50,7 @@ export const StatsResponse = Type.Object({
     batches: Counter,
     inWorker: Counter,
     inline: Counter,
+    batchVerified: Type.Integer({ minimum: 0, description: 'signatures checked against a known signer key in a batch, not recovered one by one' }),
   }),
   writeBatcher: Type.Object({ transactions: Counter, writes: Counter, syncs: Counter, checkpoints: Counter, syncMs: Type.Number() }),
 });
