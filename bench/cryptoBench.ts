@@ -84,7 +84,7 @@ interface BatchVerifyAddon {
 function batchVerifyRate(samples: Array<{ digest: Uint8Array; signature: string }>, ms: number, size = 32): number | null {
   let addon: BatchVerifyAddon;
   try {
-    addon = createRequire(import.meta.url)('../engine/services/crypto/native/batchVerify.node') as BatchVerifyAddon;
+    addon = createRequire(import.meta.url)('../engine/services/crypto/native/cryptoNative.node') as BatchVerifyAddon;
   } catch {
     return null;
   }

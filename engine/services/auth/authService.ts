@@ -1,4 +1,4 @@
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { hashTypedData, hexToBytes } from 'viem';
 import { CLOB_AUTH_TYPES, clobAuthDomain, clobAuthMessage, type Address } from '../../protocol/eip712.js';
 import { ApiError } from '../../protocol/errors.js';
@@ -6,6 +6,7 @@ import { l2Message, normalizeBase64Signature } from '../../protocol/hmac.js';
 import { UINT256_MAX } from '../../protocol/amounts.js';
 import { AuthRepo, type ApiKeyRecord } from '../../store/authRepo.js';
 import type { EngineContext } from '../context.js';
+import { hmacSha256Base64Url } from '../crypto/hmacSha256.js';
 import { parseSignature, recoverAddress } from '../crypto/recoverSigner.js';
 import { headerLabel, readAuthHeader, type AuthHeaderName, type HeaderBag } from './authHeaders.js';
 import { deriveCredentials } from './deriveCredentials.js';
@@ -271,7 +272,7 @@ export class AuthService {
     if (given.length !== key.passphrase.length || !timingSafeEqual(given, key.passphrase)) {
       throw new ApiError('passphrase_mismatch', 'SERVICE_PASSPHRASE is not the passphrase issued with SERVICE_API_KEY (64 hex characters, returned once by POST /auth/api-key).');
     }
-    const expected = Buffer.from(createHmac('sha256', key.hmacKey).update(l2Message(timestampText, req.method, req.path, req.rawBody)).digest('base64url'));
+    const expected = Buffer.from(hmacSha256Base64Url(key.hmacKey, l2Message(timestampText, req.method, req.path, req.rawBody)));
     const got = Buffer.from(normalizeBase64Signature(signature));
     if (got.length !== expected.length || !timingSafeEqual(got, expected)) {
       throw new ApiError(

@@ -11,7 +11,7 @@ import { VECTOR_6_3_DOMAIN, VECTOR_6_3_ORDER, VECTOR_6_3_SIGNATURE } from './tra
 interface BatchVerifyAddon {
   verify(digests: Uint8Array, rs: Uint8Array, recids: Uint8Array, signer: Uint16Array, keys: Uint8Array, random: Uint8Array): boolean;
 }
-const addon = createRequire(import.meta.url)('./native/batchVerify.node') as BatchVerifyAddon;
+const addon = createRequire(import.meta.url)('./native/cryptoNative.node') as BatchVerifyAddon;
 
 interface Sig {
   digest: Uint8Array;

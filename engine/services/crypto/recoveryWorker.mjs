@@ -24,7 +24,7 @@ function loadBatchVerifier() {
   // SIGNATURE_BATCH_VERIFY=0 switches batching off (benchmarks compare the two).
   if (process.env.SIGNATURE_BATCH_VERIFY === '0') return null;
   try {
-    return createRequire(import.meta.url)('./native/batchVerify.node');
+    return createRequire(import.meta.url)('./native/cryptoNative.node');
   } catch {
     return null; // not built (no compiler at install): every signature is recovered on its own
   }

@@ -19,14 +19,16 @@
 #include <node_api.h>
 
 #include "secp256k1.c"
+#include "cryptoNative.h"
 
-/* The precomputed multiplication tables: built once, read-only after, shared by every thread. */
+/* The precomputed multiplication tables: built once (on the first verify, so that a thread that only
+ * hashes never pays for them), read-only after, shared by every thread. */
 static secp256k1_context *ctx;
 static pthread_once_t ctx_once = PTHREAD_ONCE_INIT;
 static void ctx_create(void) { ctx = secp256k1_context_create(SECP256K1_CONTEXT_VERIFY); }
 
 /* Scratch for this many points in one pass; larger batches are split by ecmult_multi itself. One
- * scratch per thread that loads the addon (each worker thread is its own napi_env). */
+ * scratch per thread that verifies (each worker thread is its own napi_env), made on its first call. */
 #define MAX_PASS_POINTS 1024
 
 typedef struct {
@@ -149,7 +151,13 @@ static napi_value throw_type(napi_env env, const char *msg) {
 
 /* verify(digests: Uint8Array(32n), rs: Uint8Array(64n), recids: Uint8Array(n), signer: Uint16Array(n),
  *        pubs: Uint8Array(64k), random: Uint8Array(16n)) → boolean */
-static napi_value js_verify(napi_env env, napi_callback_info info) {
+static void scratch_free(napi_env env, void *data, void *hint) {
+  (void)env;
+  (void)hint;
+  secp256k1_scratch_destroy(&ctx->error_callback, (secp256k1_scratch *)data);
+}
+
+napi_value js_verify(napi_env env, napi_callback_info info) {
   size_t argc = 6;
   napi_value argv[6];
   void *digests, *rs, *recids, *signer, *pubs, *random;
@@ -158,7 +166,12 @@ static napi_value js_verify(napi_env env, napi_callback_info info) {
   int ok;
   secp256k1_scratch *scratch = NULL;
   if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 6) return throw_type(env, "verify takes 6 typed arrays");
-  if (napi_get_instance_data(env, (void **)&scratch) != napi_ok || scratch == NULL) return throw_type(env, "verify: the addon has no scratch space in this thread");
+  pthread_once(&ctx_once, ctx_create);
+  if (napi_get_instance_data(env, (void **)&scratch) != napi_ok) return throw_type(env, "verify: no instance data");
+  if (scratch == NULL) {
+    scratch = secp256k1_scratch_create(&ctx->error_callback, secp256k1_strauss_scratch_size(MAX_PASS_POINTS) + STRAUSS_SCRATCH_OBJECTS * ALIGNMENT);
+    napi_set_instance_data(env, scratch, scratch_free, NULL);
+  }
   if (!typed_array(env, argv[0], napi_uint8_array, &digests, &ld) || !typed_array(env, argv[1], napi_uint8_array, &rs, &lrs) ||
       !typed_array(env, argv[2], napi_uint8_array, &recids, &ln) || !typed_array(env, argv[3], napi_uint16_array, &signer, &ls) ||
       !typed_array(env, argv[4], napi_uint8_array, &pubs, &lp) || !typed_array(env, argv[5], napi_uint8_array, &random, &lr))
@@ -169,21 +182,4 @@ static napi_value js_verify(napi_env env, napi_callback_info info) {
                     lp / 64, (const unsigned char *)pubs, (const unsigned char *)random);
   napi_get_boolean(env, ok != 0, &out);
   return out;
-}
-
-static void scratch_free(napi_env env, void *data, void *hint) {
-  (void)env;
-  (void)hint;
-  secp256k1_scratch_destroy(&ctx->error_callback, (secp256k1_scratch *)data);
-}
-
-NAPI_MODULE_INIT() {
-  napi_value fn;
-  secp256k1_scratch *scratch;
-  pthread_once(&ctx_once, ctx_create);
-  scratch = secp256k1_scratch_create(&ctx->error_callback, secp256k1_strauss_scratch_size(MAX_PASS_POINTS) + STRAUSS_SCRATCH_OBJECTS * ALIGNMENT);
-  napi_set_instance_data(env, scratch, scratch_free, NULL);
-  napi_create_function(env, "verify", NAPI_AUTO_LENGTH, js_verify, NULL, &fn);
-  napi_set_named_property(env, exports, "verify", fn);
-  return exports;
 }

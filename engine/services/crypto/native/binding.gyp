@@ -1,14 +1,14 @@
-# The batch ECDSA verifier addon (batchVerify.c): libsecp256k1's own multi-scalar multiplication over
-# the C sources that the `secp256k1` npm package ships, with that package's configuration.
-# Built by scripts/buildNative.mjs (run by `npm install`); see batchVerify.c for what it computes.
+# The cryptoNative addon: batch ECDSA verification (batchVerify.c, libsecp256k1's own multi-scalar
+# multiplication) and HMAC-SHA256 (hmacSha256.c), over the C sources that the `secp256k1` npm package
+# ships, with that package's configuration. Built by scripts/buildNative.mjs (run by `npm install`).
 {
   'variables': {
     'secp256k1_src': '<!(node -p "require(\'path\').join(require(\'path\').dirname(require.resolve(\'secp256k1/package.json\')), \'src\', \'secp256k1\')")',
   },
   'targets': [
     {
-      'target_name': 'batch_verify',
-      'sources': ['batchVerify.c'],
+      'target_name': 'crypto_native',
+      'sources': ['addon.c', 'batchVerify.c', 'hmacSha256.c'],
       'include_dirs': ['<(secp256k1_src)', '<(secp256k1_src)/src'],
       'cflags': ['-O3', '-Wno-unused-function', '-Wno-nonnull-compare'],
       'defines': [
