@@ -11,11 +11,11 @@
  * Run alone: `npx tsx bench/cryptoBench.ts`.
  */
 import { randomFillSync } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { hashTypedData, recoverAddress as viemRecoverAddress, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ORDER_TYPES, orderDomain, orderTypedMessage, type Address, type OrderStruct } from '../engine/protocol/eip712.js';
+import { cryptoNative } from '../engine/services/crypto/cryptoNative.js';
 import { orderDigest, orderDigestHex } from '../engine/services/crypto/orderDigest.js';
 import { parseSignature, recoverAddress, recoverPublicKey } from '../engine/services/crypto/recoverSigner.js';
 import { SignatureVerifier } from '../engine/services/crypto/signatureVerifier.js';
@@ -76,18 +76,10 @@ async function signedOrders(count: number): Promise<Array<{ order: OrderStruct; 
   return out;
 }
 
-interface BatchVerifyAddon {
-  verify(digests: Uint8Array, rs: Uint8Array, recids: Uint8Array, signer: Uint16Array, keys: Uint8Array, random: Uint8Array): boolean;
-}
-
 /** Signatures/s that the batch verifier checks on this thread, `size` a batch, all by the one known signer. */
 function batchVerifyRate(samples: Array<{ digest: Uint8Array; signature: string }>, ms: number, size = 32): number | null {
-  let addon: BatchVerifyAddon;
-  try {
-    addon = createRequire(import.meta.url)('../engine/services/crypto/native/cryptoNative.node') as BatchVerifyAddon;
-  } catch {
-    return null;
-  }
+  const addon = cryptoNative;
+  if (!addon) return null;
   const first = parseSignature(samples[0]!.signature)!;
   const keys = recoverPublicKey(samples[0]!.digest, first)!.slice(1);
   const batches = Array.from({ length: Math.floor(samples.length / size) }, (_, b) => {

@@ -23,7 +23,9 @@ function newest(dir, suffix) {
 export function engineEntry() {
   const stamp = join(root, 'dist', '.engine-build-stamp');
   const built = existsSync(stamp) ? statSync(stamp).mtimeMs : 0;
-  const sources = Math.max(newest(join(root, 'engine'), '.ts'), newest(join(root, 'engine'), '.mjs'), newest(join(root, 'resources', 'contracts'), '.sol'));
+  const engine = join(root, 'engine');
+  // .node: a rebuilt crypto addon (npm run build:native) also makes dist/ stale until build:engine copies it.
+  const sources = Math.max(newest(engine, '.ts'), newest(engine, '.mjs'), newest(engine, '.node'), newest(join(root, 'resources', 'contracts'), '.sol'));
   if (built >= sources) return { compiled: true, args: [join(root, 'dist', 'engine', 'cli.js')] };
   return { compiled: false, args: ['--import', 'tsx', join(root, 'engine', 'cli.ts')] };
 }

@@ -1,17 +1,15 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import secp256k1 from 'secp256k1';
+import { cryptoNative } from './cryptoNative.js';
 import { orderDigest } from './orderDigest.js';
 import { parseSignature } from './recoverSigner.js';
 import { VECTOR_6_3_DOMAIN, VECTOR_6_3_ORDER, VECTOR_6_3_SIGNATURE } from './tradingVectorsFixture.js';
 
-/** The addon the recovery worker batch-verifies with (native/batchVerify.c, built by `npm install`). */
-interface BatchVerifyAddon {
-  verify(digests: Uint8Array, rs: Uint8Array, recids: Uint8Array, signer: Uint16Array, keys: Uint8Array, random: Uint8Array): boolean;
-}
-const addon = createRequire(import.meta.url)('./native/cryptoNative.node') as BatchVerifyAddon;
+/** The addon the signature worker batch-verifies with (native/batchVerify.c, built by `npm install`). */
+assert.ok(cryptoNative, 'the cryptoNative addon is not built: run `npm run build:native`');
+const addon = cryptoNative;
 
 interface Sig {
   digest: Uint8Array;

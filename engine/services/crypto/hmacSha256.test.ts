@@ -33,3 +33,14 @@ test('for random keys and messages (non-ASCII, empty, and longer than the stack 
     assert.equal(hmacSha256Base64Url(key, message), createHmac('sha256', key).update(message).digest('base64url'), `case ${i}`);
   }
 });
+
+test('messages whose UTF-8 length lies at the edge of the stack copy, ending in 1- to 4-byte characters, equal createHmac', () => {
+  const key = randomBytes(32);
+  for (const ch of ['a', 'é', '€', '🚀']) {
+    const width = Buffer.byteLength(ch);
+    for (let bytes = 8180; bytes <= 8200; bytes++) {
+      const message = 'a'.repeat(bytes - width) + ch;
+      assert.equal(hmacSha256Base64Url(key, message), createHmac('sha256', key).update(message).digest('base64url'), `${bytes} bytes ending in ${ch}`);
+    }
+  }
+});

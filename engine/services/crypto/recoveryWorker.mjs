@@ -20,6 +20,7 @@ const UNKNOWN = 0xffff;
 /** Below this many known-key signatures a batch costs more than recovering them (measured: 1 → 114 µs, 8 → 37 µs per signature). */
 const MIN_BATCH = 2;
 
+/** The addon, as cryptoNative.ts loads it for the main thread (this file cannot import TypeScript). */
 function loadBatchVerifier() {
   // SIGNATURE_BATCH_VERIFY=0 switches batching off (benchmarks compare the two).
   if (process.env.SIGNATURE_BATCH_VERIFY === '0') return null;

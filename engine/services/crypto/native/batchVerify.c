@@ -4,10 +4,10 @@
  * Per signature i (digest e, r, s, recid, signer key Q): ecrecover(e, recid, r, s) = Q exactly when
  *   u1·G + u2·Q − R = 0,  u1 = e/s, u2 = r/s,
  * where R is the curve point with x = r (+ n when recid & 2) and y parity recid & 1. With independent
- * random 128-bit z_i, all of them hold, except with probability about 2^-128, when
+ * random odd 128-bit z_i (127 random bits), all of them hold, except with probability about 2^-127, when
  *   (Σ z_i·u1_i)·G + Σ_Q (Σ_{i signed by Q} z_i·u2_i)·Q + Σ z_i·(−R_i) = 0,
  * one multi-scalar multiplication (libsecp256k1's Strauss / Pippenger) instead of one full
- * multiplication per signature, and the inverses of s by one field inversion per batch (Montgomery's
+ * multiplication per signature, and the inverses of s by one scalar inversion per batch (Montgomery's
  * trick). A batch that fails says only that some signature is bad: the caller then recovers each one.
  *
  * The C sources are libsecp256k1's, as shipped by the `secp256k1` npm package (binding.gyp).
@@ -83,9 +83,7 @@ static int verify_batch(secp256k1_scratch *scratch, size_t n, const unsigned cha
   for (i = n; i-- > 0;) {
     secp256k1_scalar w, e, z, t;
     unsigned char zb[32];
-    unsigned char rb[32];
     secp256k1_fe fx;
-    int overflow = 0;
     /* w = 1/s_i, and acc becomes 1 / (s_0 ⋯ s_{i−1}). */
     if (i > 0) {
       secp256k1_scalar_mul(&w, &acc, &prefix[i - 1]);
@@ -96,7 +94,7 @@ static int verify_batch(secp256k1_scratch *scratch, size_t n, const unsigned cha
     memset(zb, 0, 16);
     memcpy(zb + 16, random + 16 * i, 16);
     zb[31] |= 1; /* never zero */
-    secp256k1_scalar_set_b32(&z, zb, &overflow);
+    secp256k1_scalar_set_b32(&z, zb, NULL); /* < 2^128: no overflow */
     secp256k1_scalar_set_b32(&e, digests + 32 * i, NULL); /* e mod n, as ECDSA reduces it */
 
     secp256k1_scalar_mul(&t, &e, &w);
@@ -106,8 +104,7 @@ static int verify_batch(secp256k1_scratch *scratch, size_t n, const unsigned cha
     secp256k1_scalar_mul(&t, &t, &z);
     secp256k1_scalar_add(&scalars[n + signer[i]], &scalars[n + signer[i]], &t);
 
-    memcpy(rb, rs + 64 * i, 32);
-    if (!secp256k1_fe_set_b32(&fx, rb)) goto done;
+    if (!secp256k1_fe_set_b32(&fx, rs + 64 * i)) goto done;
     if (recids[i] > 3) goto done;
     if (recids[i] & 2) {
       if (secp256k1_fe_cmp_var(&fx, &secp256k1_ecdsa_const_p_minus_order) >= 0) goto done;
@@ -132,31 +129,14 @@ done:
   return ok;
 }
 
-static int typed_array(napi_env env, napi_value v, napi_typedarray_type want, void **data, size_t *length) {
-  napi_typedarray_type type;
-  napi_value buffer;
-  size_t offset;
-  int is_ta = 0;
-  bool b = false;
-  if (napi_is_typedarray(env, v, &b) != napi_ok || !b) return 0;
-  (void)is_ta;
-  if (napi_get_typedarray_info(env, v, &type, length, data, &buffer, &offset) != napi_ok) return 0;
-  return type == want;
-}
-
-static napi_value throw_type(napi_env env, const char *msg) {
-  napi_throw_type_error(env, NULL, msg);
-  return NULL;
-}
-
-/* verify(digests: Uint8Array(32n), rs: Uint8Array(64n), recids: Uint8Array(n), signer: Uint16Array(n),
- *        pubs: Uint8Array(64k), random: Uint8Array(16n)) → boolean */
 static void scratch_free(napi_env env, void *data, void *hint) {
   (void)env;
   (void)hint;
   secp256k1_scratch_destroy(&ctx->error_callback, (secp256k1_scratch *)data);
 }
 
+/* verify(digests: Uint8Array(32n), rs: Uint8Array(64n), recids: Uint8Array(n), signer: Uint16Array(n),
+ *        pubs: Uint8Array(64k), random: Uint8Array(16n)) → boolean */
 napi_value js_verify(napi_env env, napi_callback_info info) {
   size_t argc = 6;
   napi_value argv[6];
@@ -165,19 +145,19 @@ napi_value js_verify(napi_env env, napi_callback_info info) {
   napi_value out;
   int ok;
   secp256k1_scratch *scratch = NULL;
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 6) return throw_type(env, "verify takes 6 typed arrays");
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 6) return throw_type_error(env, "verify takes 6 typed arrays");
   pthread_once(&ctx_once, ctx_create);
-  if (napi_get_instance_data(env, (void **)&scratch) != napi_ok) return throw_type(env, "verify: no instance data");
+  if (napi_get_instance_data(env, (void **)&scratch) != napi_ok) return throw_type_error(env, "verify: no instance data");
   if (scratch == NULL) {
     scratch = secp256k1_scratch_create(&ctx->error_callback, secp256k1_strauss_scratch_size(MAX_PASS_POINTS) + STRAUSS_SCRATCH_OBJECTS * ALIGNMENT);
     napi_set_instance_data(env, scratch, scratch_free, NULL);
   }
-  if (!typed_array(env, argv[0], napi_uint8_array, &digests, &ld) || !typed_array(env, argv[1], napi_uint8_array, &rs, &lrs) ||
-      !typed_array(env, argv[2], napi_uint8_array, &recids, &ln) || !typed_array(env, argv[3], napi_uint16_array, &signer, &ls) ||
-      !typed_array(env, argv[4], napi_uint8_array, &pubs, &lp) || !typed_array(env, argv[5], napi_uint8_array, &random, &lr))
-    return throw_type(env, "verify takes (Uint8Array digests, Uint8Array rs, Uint8Array recids, Uint16Array signer, Uint8Array pubs, Uint8Array random)");
+  if (!typed_array_arg(env, argv[0], napi_uint8_array, &digests, &ld) || !typed_array_arg(env, argv[1], napi_uint8_array, &rs, &lrs) ||
+      !typed_array_arg(env, argv[2], napi_uint8_array, &recids, &ln) || !typed_array_arg(env, argv[3], napi_uint16_array, &signer, &ls) ||
+      !typed_array_arg(env, argv[4], napi_uint8_array, &pubs, &lp) || !typed_array_arg(env, argv[5], napi_uint8_array, &random, &lr))
+    return throw_type_error(env, "verify takes (Uint8Array digests, Uint8Array rs, Uint8Array recids, Uint16Array signer, Uint8Array pubs, Uint8Array random)");
   if (ln == 0 || ld != 32 * ln || lrs != 64 * ln || ls != ln || lr != 16 * ln || lp == 0 || lp % 64 != 0 || lp / 64 > 65535)
-    return throw_type(env, "verify: lengths must be 32n, 64n, n, n, 64k (k ≥ 1) and 16n for n ≥ 1 signatures");
+    return throw_type_error(env, "verify: lengths must be 32n, 64n, n, n, 64k (k ≥ 1) and 16n for n ≥ 1 signatures");
   ok = verify_batch(scratch, ln, (const unsigned char *)digests, (const unsigned char *)rs, (const unsigned char *)recids, (const uint16_t *)signer,
                     lp / 64, (const unsigned char *)pubs, (const unsigned char *)random);
   napi_get_boolean(env, ok != 0, &out);

@@ -8,7 +8,7 @@
   'targets': [
     {
       'target_name': 'crypto_native',
-      'sources': ['addon.c', 'batchVerify.c', 'hmacSha256.c'],
+      'sources': ['addon.c', 'batchVerify.c', 'hmacSha256.c', 'napiArgs.c'],
       'include_dirs': ['<(secp256k1_src)', '<(secp256k1_src)/src'],
       'cflags': ['-O3', '-Wno-unused-function', '-Wno-nonnull-compare'],
       'defines': [
