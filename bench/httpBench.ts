@@ -2,18 +2,19 @@
  * End to end over HTTP: pre-signed orders on many keep-alive connections against the headless exchange
  * running in its own process (durable before each 201), then the batch lookup and the deep-book read.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import secp256k1 from 'secp256k1';
 import { Pool } from 'undici';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { CLOB_AUTH_TYPES, clobAuthDomain, clobAuthMessage, ZERO_ADDRESS, type Address } from '../engine/protocol/eip712.js';
-import { buildL2Signature } from '../engine/protocol/hmac.js';
-import { orderDigest } from '../engine/services/crypto/orderDigest.js';
+import { CLOB_AUTH_TYPES, clobAuthDomain, clobAuthMessage, type Address } from '../engine/protocol/eip712.js';
 import { recoveryCeiling } from './recoveryCeiling.js';
 import { startEngineProcess, type ReadyInfo } from './engineProcess.js';
+import { blast, l2Headers, measuredRound, medianRound, openConnections, percentile, signedBuyBody, type HttpRound, type OrderDomain } from './orderLoad.js';
 import { RawConnection, serializeRequest } from './rawHttpClient.js';
+
+export type { HttpRound } from './orderLoad.js';
 
 export interface HttpBenchOptions {
   /** Orders per measured round. */
@@ -22,17 +23,6 @@ export interface HttpBenchOptions {
   traders?: number;
   /** Measured rounds (each on a fresh market with fresh orders); the figures are the median round's. */
   rounds?: number;
-}
-
-/** One measured round of POST /order. */
-export interface HttpRound {
-  accepted: number;
-  seconds: number;
-  acceptedPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-  engineCpuUsPerOrder: number;
-  loadGeneratorCpuUsPerOrder: number;
 }
 
 export interface HttpBenchResult {
@@ -72,11 +62,6 @@ interface Market {
   conditionId: string;
   yes: string;
   no: string;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
 async function json<T>(res: Response): Promise<T> {
@@ -127,54 +112,6 @@ interface PreparedRequest {
   headers: Record<string, string>;
 }
 
-/** A BUY order signed with native secp256k1 over the engine's own EIP-712 digest (both proven equal to viem in tests). */
-function signedBuy(
-  t: Trader,
-  market: Market,
-  tokenId: string,
-  priceMicro: bigint,
-  sizeMicro: bigint,
-  salt: number,
-  orderType: string,
-  domain: { chainId: number; verifyingContract: Address },
-): string {
-  const makerAmount = (priceMicro * sizeMicro) / 1_000_000n;
-  const order = {
-    salt,
-    maker: t.address,
-    signer: t.address,
-    taker: ZERO_ADDRESS,
-    tokenId,
-    makerAmount: makerAmount.toString(),
-    takerAmount: sizeMicro.toString(),
-    expiration: '0',
-    nonce: '0',
-    feeRateBps: '0',
-    side: 'BUY' as const,
-    signatureType: 0,
-  };
-  const digest = orderDigest(order, domain);
-  const { signature, recid } = secp256k1.ecdsaSign(digest, t.priv);
-  const sig = '0x' + Buffer.from(signature).toString('hex') + (27 + recid).toString(16);
-  return JSON.stringify({
-    order: { ...order, conditionId: market.conditionId, referrer: ZERO_ADDRESS, signature: sig },
-    owner: t.address,
-    orderType,
-  });
-}
-
-function l2Headers(t: Trader, method: string, path: string, body: string): Record<string, string> {
-  const ts = Math.floor(Date.now() / 1000).toString();
-  return {
-    'content-type': 'application/json',
-    SERVICE_ADDRESS: t.address,
-    SERVICE_API_KEY: t.creds.key,
-    SERVICE_PASSPHRASE: t.creds.passphrase,
-    SERVICE_TIMESTAMP: ts,
-    SERVICE_SIGNATURE: buildL2Signature(t.creds.secret, ts, method, path, body),
-  };
-}
-
 /**
  * The order stream: mostly resting BUYs on both outcomes below 0.5 (they never cross each other), and every
  * tenth a FAK BUY of the other outcome at 0.6 that mints against the resting side: matching, fills and
@@ -182,7 +119,7 @@ function l2Headers(t: Trader, method: string, path: string, body: string): Recor
  */
 let nextSalt = 1_000_000;
 
-function prepareOrders(n: number, traders: Trader[], market: Market, domain: { chainId: number; verifyingContract: Address }): PreparedRequest[] {
+function prepareOrders(n: number, traders: Trader[], market: Market, domain: OrderDomain): PreparedRequest[] {
   const out: PreparedRequest[] = [];
   for (let i = 0; i < n; i++) {
     const t = traders[i % traders.length]!;
@@ -190,19 +127,11 @@ function prepareOrders(n: number, traders: Trader[], market: Market, domain: { c
     const outcomeYes = i % 2 === 0;
     const token = outcomeYes ? market.yes : market.no;
     const price = crossing ? 600_000n : BigInt(10_000 * (1 + (i % 45)));
-    const body = signedBuy(t, market, token, price, 5_000_000n, nextSalt++, crossing ? 'FAK' : 'GTC', domain);
-    out.push({ body, headers: l2Headers(t, 'POST', '/order', body) });
+    const body = signedBuyBody(t, market.conditionId, token, price, 5_000_000n, nextSalt++, crossing ? 'FAK' : 'GTC', domain);
+    out.push({ body, headers: l2Headers(t.address, t.creds, 'POST', '/order', body) });
   }
   return out;
 }
-
-/** CPU seconds (user + system, all threads) a process has used so far, from /proc. */
-function processCpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
-}
-
 
 function ceilingSamples(n: number): Array<{ digest: Uint8Array; signature: string }> {
   const priv = Buffer.from(generatePrivateKey().slice(2), 'hex');
@@ -218,62 +147,10 @@ function ceilingSamples(n: number): Array<{ digest: Uint8Array; signature: strin
   return out;
 }
 
-/** Keep-alive connections of the lean client that sends the measured orders. */
-async function openConnections(base: string, n: number): Promise<RawConnection[]> {
-  const u = new URL(base);
-  return Promise.all(Array.from({ length: n }, () => RawConnection.open(Number(u.port), u.hostname)));
-}
-
 /** The requests as bytes, built before the clock starts. */
 function serializeOrders(base: string, reqs: PreparedRequest[]): Buffer[] {
   const host = new URL(base).host;
   return reqs.map((r) => serializeRequest(host, 'POST', '/order', r.headers, r.body));
-}
-
-/**
- * Sends every request, one at a time per connection, all connections at once. Callbacks rather than an
- * async loop per connection: the load generator's CPU is taken from the engine's two cores.
- */
-function blast(conns: RawConnection[], reqs: Buffer[]): Promise<{ latencies: number[]; ok: number; ids: string[]; seconds: number; firstError?: string }> {
-  const latencies = new Array<number>(reqs.length);
-  const ids: string[] = [];
-  let next = 0;
-  let ok = 0;
-  let firstError: string | undefined;
-  const t0 = performance.now();
-  return new Promise((resolve, reject) => {
-    let active = conns.length;
-    const finish = () => {
-      const seconds = (performance.now() - t0) / 1000;
-      resolve({ latencies: latencies.sort((a, b) => a - b), ok, ids, seconds, ...(firstError ? { firstError } : {}) });
-    };
-    const sendNext = (conn: RawConnection): void => {
-      const i = next++;
-      if (i >= reqs.length) {
-        if (--active === 0) finish();
-        return;
-      }
-      const s = performance.now();
-      conn.request(
-        reqs[i]!,
-        (status, body) => {
-          latencies[i] = performance.now() - s;
-          if (status === 201) {
-            ok++;
-            // Only the first ids are needed (the lookup), so the load generator skips parsing the rest.
-            if (ids.length < 5_000) {
-              const id = (JSON.parse(body.toString('utf8')) as { order_id?: string }).order_id;
-              if (id) ids.push(id);
-            }
-          } else if (!firstError) firstError = `${status} ${body.toString('utf8', 0, 300)}`;
-          sendNext(conn);
-        },
-        reject,
-      );
-    };
-    if (reqs.length === 0) return finish();
-    for (const c of conns) sendNext(c);
-  });
 }
 
 async function timeRequests(pool: Pool, n: number, req: () => { path: string; method: 'GET' | 'POST'; body?: string; headers?: Record<string, string> }, expect: number): Promise<number[]> {
@@ -291,13 +168,13 @@ async function timeRequests(pool: Pool, n: number, req: () => { path: string; me
 }
 
 /** 1,000 levels on one token: 500 distinct YES bids and 500 distinct NO bids (mirrored as YES asks). */
-async function deepBook(ready: ReadyInfo, conns: RawConnection[], trader: Trader, domain: { chainId: number; verifyingContract: Address }): Promise<{ market: Market; levels: number }> {
+async function deepBook(ready: ReadyInfo, conns: RawConnection[], trader: Trader, domain: OrderDomain): Promise<{ market: Market; levels: number }> {
   const market = await createMarket(ready, '0.0001');
   const reqs: PreparedRequest[] = [];
   for (let i = 1; i <= 500; i++) {
     for (const token of [market.yes, market.no]) {
-      const body = signedBuy(trader, market, token, BigInt(100 * i), 5_000_000n, nextSalt++, 'GTC', domain);
-      reqs.push({ body, headers: l2Headers(trader, 'POST', '/order', body) });
+      const body = signedBuyBody(trader, market.conditionId, token, BigInt(100 * i), 5_000_000n, nextSalt++, 'GTC', domain);
+      reqs.push({ body, headers: l2Headers(trader.address, trader.creds, 'POST', '/order', body) });
     }
   }
   const r = await blast(conns.slice(0, 16), serializeOrders(ready.trading, reqs));
@@ -333,23 +210,10 @@ export async function runHttpBench(opts: HttpBenchOptions = {}): Promise<HttpBen
     for (let r = 0; r < (opts.rounds ?? 3); r++) {
       const market = await createMarket(ready, '0.01');
       const reqs = serializeOrders(ready.trading, prepareOrders(n, traders, market, domain));
-      const engineCpu0 = processCpuSeconds(engine.pid);
-      const ownCpu0 = process.cpuUsage();
-      const run = await blast(conns, reqs);
-      const engineCpu = processCpuSeconds(engine.pid) - engineCpu0;
-      const ownCpu = process.cpuUsage(ownCpu0);
-      if (run.ok === 0) throw new Error(`no order was accepted: ${run.firstError}`);
+      const { round, run } = await measuredRound(engine.pid, conns, reqs);
       if (run.firstError) console.error(`first rejection: ${run.firstError}`);
       if (ids.length === 0) ids.push(...run.ids.slice(0, 500));
-      rounds.push({
-        accepted: run.ok,
-        seconds: run.seconds,
-        acceptedPerSecond: run.ok / run.seconds,
-        p50Ms: percentile(run.latencies, 50),
-        p99Ms: percentile(run.latencies, 99),
-        engineCpuUsPerOrder: Math.round((engineCpu * 1e6) / run.ok),
-        loadGeneratorCpuUsPerOrder: Math.round((ownCpu.user + ownCpu.system) / run.ok),
-      });
+      rounds.push(round);
     }
     const loadAfter = loadavg()[0]!;
     const stats1 = await stats();
@@ -363,7 +227,7 @@ export async function runHttpBench(opts: HttpBenchOptions = {}): Promise<HttpBen
       batchVerifiedPercent:
         Math.round(((stats1.signatureVerifier.batchVerified - stats0.signatureVerifier.batchVerified) / Math.max(1, stats1.signatureVerifier.inWorker - stats0.signatureVerifier.inWorker)) * 1000) / 10,
     };
-    const median = [...rounds].sort((a, b) => a.acceptedPerSecond - b.acceptedPerSecond)[Math.floor(rounds.length / 2)]!;
+    const median = medianRound(rounds);
 
     const lookupBody = JSON.stringify(ids.map((orderId) => ({ orderId })));
     const lookup = await timeRequests(pool, 55, () => ({ path: '/data/orders/lookup', method: 'POST', body: lookupBody, headers: { 'content-type': 'application/json' } }), 207);

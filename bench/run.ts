@@ -1,12 +1,14 @@
 /**
  * `npm run bench`: every performance figure of the engine, each printed beside its target and the
  * reference measured in the same run. A benchmark, not a timed test: it reports, it does not fail CI.
- * `npm run bench -- matching crypto http cold` runs a subset.
+ * `npm run bench -- matching crypto http reference cold` runs a subset (`http` includes `reference`).
  */
 import { runColdStartBench } from './coldStartBench.js';
 import { runCryptoBench } from './cryptoBench.js';
 import { runHttpBench } from './httpBench.js';
 import { runMatchingBench } from './matchingBench.js';
+import { runReferenceBench, type ReferenceResult } from './referenceBench.js';
+import type { ReferenceStage } from './referenceServer.js';
 
 const wanted = new Set(process.argv.slice(2));
 const want = (k: string) => wanted.size === 0 || wanted.has(k);
@@ -15,6 +17,35 @@ const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDig
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
 const rows: Array<[string, string, string, string]> = [];
 const row = (what: string, figure: string, target: string, ok: boolean) => rows.push([what, figure, target, verdict(ok)]);
+
+const REFERENCE_LABELS: Record<ReferenceStage, string> = {
+  http: 'lean HTTP front, fixed 201, no work',
+  verify: '+ L2 HMAC, JSON, digest, signature (nothing stored)',
+  durable: '+ one durable row per order (least before a 201)',
+  prototype: "the issue's prototype (node:http, createHmac, recovery, one row)",
+};
+
+async function referencePipelines(): Promise<ReferenceResult[]> {
+  console.error('… reference pipelines: the same load generator and orders against the least work an order needs, 64 and 256 connections, 3 rounds each');
+  return runReferenceBench();
+}
+
+function referenceRows(results: ReferenceResult[], twoCoreCeiling: number | undefined): void {
+  rows.push(["  this machine's reference pipelines (same load generator; best of 64 / 256 connections)", '', '', '']);
+  for (const stage of Object.keys(REFERENCE_LABELS) as ReferenceStage[]) {
+    const runs = results.filter((r) => r.stage === stage);
+    if (runs.length === 0) continue;
+    const best = runs.reduce((a, b) => (b.median.acceptedPerSecond > a.median.acceptedPerSecond ? b : a));
+    const m = best.median;
+    const share = twoCoreCeiling ? `, ${fmt((100 * m.acceptedPerSecond) / twoCoreCeiling, 1)} % of ceiling` : '';
+    rows.push([
+      `    ${REFERENCE_LABELS[stage]}`,
+      `${fmt(m.acceptedPerSecond)}/s at ${best.connections}${share}`,
+      `rounds ${runs.map((r) => r.rounds.map((x) => fmt(x.acceptedPerSecond)).join(' / ')).join(' | ')}; CPU ${fmt(m.engineCpuUsPerOrder)} / ${fmt(m.loadGeneratorCpuUsPerOrder)} µs; p99 ${fmt(m.p99Ms, 1)} ms`,
+      '',
+    ]);
+  }
+}
 
 async function main(): Promise<void> {
   let twoCoreCeiling: number | undefined;
@@ -30,7 +61,7 @@ async function main(): Promise<void> {
     if (m.ratioToFastest !== undefined) row(`  ours ÷ fastest library (${m.fastestLibrary})`, `${fmt(m.ratioToFastest, 1)}×`, '≥ 30×', m.ratioToFastest >= 30);
   }
 
-  if (want('crypto') || want('http')) {
+  if (want('crypto') || want('http') || want('reference')) {
     console.error('… signature crypto: digests, recoveries, two-core ceiling');
     const c = await runCryptoBench();
     twoCoreCeiling = c.recoveriesPerSecTwoCores;
@@ -71,6 +102,8 @@ async function main(): Promise<void> {
       rows.push(['    CPU per order: engine / load generator', `${fmt(r.engineCpuUsPerOrder)} / ${fmt(r.loadGeneratorCpuUsPerOrder)} µs`, '', '']);
       rows.push(['    signatures batch-verified', `${fmt(r.pipeline.batchVerifiedPercent, 1)} %`, '', '']);
     }
+    // What the machine itself allows, beside the engine's figure: the least work an order needs, under the same load.
+    referenceRows(await referencePipelines(), twoCoreCeiling);
     row('batch lookup of 500 ids (p50, HTTP)', `${fmt(h.lookup500.p50Ms, 2)} ms (p99 ${fmt(h.lookup500.p99Ms, 2)})`, '< 25 ms', h.lookup500.p50Ms < 25);
     row(
       `GET /book at ${h.book1000Levels.levels} levels (p50, HTTP)`,
@@ -79,6 +112,8 @@ async function main(): Promise<void> {
       h.book1000Levels.p50Ms < 1,
     );
   }
+
+  if (want('reference') && !want('http')) referenceRows(await referencePipelines(), twoCoreCeiling);
 
   if (want('cold')) {
     console.error('… cold start: fresh data dir with anvil + deployment + demo markets, restart, no chain');

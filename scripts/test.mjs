@@ -28,7 +28,7 @@ function run(label, cmd, args) {
 }
 
 const match = (files) => (filters.length ? files.filter((f) => filters.some((x) => f.includes(x))) : files);
-const unit = match([...find(join(root, 'engine'), '.test.ts'), ...find(join(root, 'electron'), '.test.ts'), ...find(join(root, 'renderer'), '.test.ts'), ...find(join(root, 'scripts'), '.test.ts')]);
+const unit = match([...find(join(root, 'engine'), '.test.ts'), ...find(join(root, 'electron'), '.test.ts'), ...find(join(root, 'renderer'), '.test.ts'), ...find(join(root, 'scripts'), '.test.ts'), ...find(join(root, 'bench'), '.test.ts')]);
 const e2e = match(find(join(root, 'e2e'), '.e2e.ts'));
 const node = process.execPath;
 

@@ -1,0 +1,197 @@
+/**
+ * Reference servers for the HTTP benchmark: what this machine gives POST /order before the engine does any
+ * of its own work, measured with the same load generator and the same pre-signed orders.
+ *   http       the engine's lean HTTP front answering every POST /order with a fixed 201: no work at all;
+ *   verify     + the L2 HMAC (native), JSON parsing, the EIP-712 digest and the signature (worker thread,
+ *              batch-verified once the signer is known): the checks no order can skip;
+ *   durable    + one row per order in SQLite (WAL, synchronous=FULL), one transaction per event-loop turn,
+ *              committed before the replies: the least an exchange must do before a 201;
+ *   prototype  the issue's prototype as it describes it: node:http, createHmac, recovery in a worker thread
+ *              (the benchmark switches batch verification off for it), one transaction per turn.
+ * None of them matches, reserves balances or validates fields beyond what it needs: they are floors, not
+ * exchanges, and they answer only POST /order. Their verdicts are real (a wrong HMAC is a 401, a forged
+ * signature or a replayed order a 400), so a reference cannot look fast by accepting anything.
+ * As a process: `tsx bench/referenceServer.ts <stage> <dataDir>` prints {"port":N} and serves until SIGTERM.
+ */
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { createLeanServer } from '../engine/http/leanServer.js';
+import { base64Decode } from '../engine/protocol/hmac.js';
+import type { Address } from '../engine/protocol/eip712.js';
+import { hmacSha256Base64Url } from '../engine/services/crypto/hmacSha256.js';
+import { bytesToHex, orderDigest, type OrderDigestInput } from '../engine/services/crypto/orderDigest.js';
+import { SignatureVerifier } from '../engine/services/crypto/signatureVerifier.js';
+import { accepted } from '../engine/services/orders/placementResult.js';
+import type { ApiCreds, OrderDomain } from './orderLoad.js';
+
+export const REFERENCE_STAGES = ['http', 'verify', 'durable', 'prototype'] as const;
+export type ReferenceStage = (typeof REFERENCE_STAGES)[number];
+
+/** The one API key every reference server accepts (the load generator signs its L2 headers with it). */
+export const REFERENCE_CREDS: ApiCreds = {
+  key: '00000000-0000-4000-8000-00000000beef',
+  secret: Buffer.alloc(32, 7).toString('base64url'),
+  passphrase: 'reference-pipeline',
+};
+export const REFERENCE_DOMAIN: OrderDomain = { chainId: 31337, verifyingContract: '0x4bFb41d5B3570DeFd03C39a9A4D8dE6Bd8B8982E' };
+
+interface Reply {
+  status: number;
+  body: string;
+}
+
+type Headers = Record<string, string | string[] | undefined>;
+
+const error = (status: number, message: string): Reply => ({ status, body: JSON.stringify({ error: message }) });
+const FIXED_ACCEPT: Reply = { status: 201, body: JSON.stringify(accepted('0x' + '00'.repeat(32), 'live')) };
+
+interface PendingRow {
+  orderId: string;
+  owner: string;
+  body: string;
+  resolve: (r: Reply) => void;
+}
+
+/** The work of one stage, independent of the HTTP server that carries it. */
+class OrderPipeline {
+  private readonly key = base64Decode(REFERENCE_CREDS.secret);
+  private readonly verifier: SignatureVerifier | undefined;
+  private readonly commitRows: ((rows: PendingRow[]) => number[]) | undefined;
+  private readonly db: Database.Database | undefined;
+  private rows: PendingRow[] = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly stage: ReferenceStage,
+    dataDir: string,
+    private readonly hmac: (key: Uint8Array, message: string) => string,
+  ) {
+    if (stage === 'http') return;
+    this.verifier = new SignatureVerifier({ mode: 'worker', workers: 1 });
+    if (stage === 'verify') return;
+    const db = new Database(join(dataDir, 'reference.sqlite'));
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.exec('CREATE TABLE IF NOT EXISTS orders (order_id TEXT PRIMARY KEY, owner TEXT NOT NULL, body TEXT NOT NULL)');
+    const insert = db.prepare('INSERT OR IGNORE INTO orders (order_id, owner, body) VALUES (?, ?, ?)');
+    this.db = db;
+    this.commitRows = db.transaction((rows: PendingRow[]) => rows.map((r) => insert.run(r.orderId, r.owner, r.body).changes));
+  }
+
+  async handle(method: string, path: string, h: Headers, body: string): Promise<Reply> {
+    if (method !== 'POST' || path !== '/order') return error(404, 'reference servers answer POST /order only');
+    if (this.stage === 'http') return FIXED_ACCEPT;
+    const signature = h['service_signature'];
+    if (h['service_api_key'] !== REFERENCE_CREDS.key || h['service_passphrase'] !== REFERENCE_CREDS.passphrase || typeof signature !== 'string') {
+      return error(401, 'Unauthorized/Invalid api key');
+    }
+    const expected = this.hmac(this.key, `${String(h['service_timestamp'])}${method}${path}${body}`);
+    if (expected !== signature.replace(/=+$/, '')) return error(401, 'Unauthorized/Invalid api key');
+    let parsed: { order?: OrderDigestInput & { signature?: unknown; signer?: unknown }; owner?: unknown };
+    try {
+      parsed = JSON.parse(body) as typeof parsed;
+    } catch {
+      return error(400, 'Invalid order payload');
+    }
+    const order = parsed.order;
+    if (!order || typeof order.signature !== 'string' || typeof order.signer !== 'string' || typeof parsed.owner !== 'string') return error(400, 'Invalid order payload');
+    let digest: Uint8Array;
+    try {
+      digest = orderDigest(order, REFERENCE_DOMAIN);
+    } catch {
+      return error(400, 'Invalid order payload');
+    }
+    const signer = await this.verifier!.recover(digest, order.signature, order.signer);
+    if (signer !== (order.signer.toLowerCase() as Address)) return error(400, 'invalid signature');
+    const orderId = bytesToHex(digest);
+    if (!this.commitRows) return { status: 201, body: JSON.stringify(accepted(orderId, 'live')) };
+    return new Promise<Reply>((resolve) => {
+      this.rows.push({ orderId, owner: parsed.owner as string, body, resolve });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.commit());
+      }
+    });
+  }
+
+  /** One transaction for every order of the turn, durable before any of them is answered. */
+  private commit(): void {
+    this.scheduled = false;
+    const rows = this.rows;
+    this.rows = [];
+    const changes = this.commitRows!(rows);
+    rows.forEach((r, i) => r.resolve(changes[i] === 1 ? { status: 201, body: JSON.stringify(accepted(r.orderId, 'live')) } : error(400, 'order already exists')));
+  }
+
+  async close(): Promise<void> {
+    await this.verifier?.close();
+    this.db?.close();
+  }
+}
+
+/** Node's own header object, in the lean server's shape (the reference reads single-valued headers only). */
+function flatHeaders(h: IncomingHttpHeaders): Headers {
+  return h as Headers;
+}
+
+export interface ReferenceServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startReferenceServer(stage: ReferenceStage, dataDir: string): Promise<ReferenceServer> {
+  let server: Server | ReturnType<typeof createLeanServer>['server'];
+  let closeServer: () => Promise<void>;
+  if (stage === 'prototype') {
+    const pipeline = new OrderPipeline(stage, dataDir, (key, message) => createHmac('sha256', key).update(message).digest('base64url'));
+    const http = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        void pipeline.handle(req.method ?? '', req.url ?? '', flatHeaders(req.headers), Buffer.concat(chunks).toString('utf8')).then((r) => {
+          res.writeHead(r.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(r.body) });
+          res.end(r.body);
+        });
+      });
+    });
+    server = http;
+    closeServer = async () => {
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await pipeline.close();
+    };
+  } else {
+    const pipeline = new OrderPipeline(stage, dataDir, hmacSha256Base64Url);
+    const fallback = createServer((_req, res) => {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: 'reference servers answer POST /order only' }));
+    });
+    const lean = createLeanServer({
+      fallback,
+      bodyLimit: 1 << 20,
+      route: () => (req) => pipeline.handle(req.method, req.path, req.headers, req.body),
+    });
+    server = lean.server;
+    closeServer = async () => {
+      await lean.close();
+      await pipeline.close();
+    };
+  }
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('reference server has no TCP port');
+  return { port: address.port, close: closeServer };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [stage, dataDir] = process.argv.slice(2);
+  if (!REFERENCE_STAGES.includes(stage as ReferenceStage) || !dataDir) {
+    console.error(`usage: tsx bench/referenceServer.ts <${REFERENCE_STAGES.join('|')}> <dataDir>`);
+    process.exit(2);
+  }
+  const s = await startReferenceServer(stage as ReferenceStage, dataDir);
+  console.log(JSON.stringify({ port: s.port }));
+  process.once('SIGTERM', () => void s.close().then(() => process.exit(0)));
+}
