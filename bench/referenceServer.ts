@@ -16,7 +16,7 @@
  * As a process: `tsx bench/referenceServer.ts <stage> <dataDir>` prints {"port":N} and serves until SIGTERM.
  */
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createLeanServer } from '../engine/http/leanServer.js';
@@ -140,11 +140,6 @@ class OrderPipeline {
   }
 }
 
-/** Node's own header object, in the lean server's shape (the reference reads single-valued headers only). */
-function flatHeaders(h: IncomingHttpHeaders): Headers {
-  return h as Headers;
-}
-
 export interface ReferenceServer {
   port: number;
   close(): Promise<void>;
@@ -159,7 +154,7 @@ export async function startReferenceServer(stage: ReferenceStage, dataDir: strin
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        void pipeline.handle(req.method ?? '', req.url ?? '', flatHeaders(req.headers), Buffer.concat(chunks).toString('utf8')).then((r) => {
+        void pipeline.handle(req.method ?? '', req.url ?? '', req.headers, Buffer.concat(chunks).toString('utf8')).then((r) => {
           res.writeHead(r.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(r.body) });
           res.end(r.body);
         });
