@@ -126,6 +126,20 @@ export class DataRepo {
     }));
   }
 
+  /** Taker fees a wallet paid (decisions §9), summed per market, outcome and side of the paying order. */
+  feesPaid(address: string, conditionIds?: readonly string[]): Array<{ conditionId: string; outcomeIndex: number; side: 'BUY' | 'SELL'; fee: bigint }> {
+    if (conditionIds?.length === 0) return [];
+    const rows = this.db
+      .prepare(
+        `SELECT condition_id, outcome_index, side, -SUM(delta) AS fee FROM balance_ledger
+         WHERE address = ? AND asset = ? AND reason = 'FEE' AND delta < 0 AND condition_id IS NOT NULL${inMarkets(conditionIds)}
+         GROUP BY condition_id, outcome_index, side`,
+      )
+      .safeIntegers(true)
+      .all(address, COLLATERAL, ...(conditionIds ?? [])) as Array<Record<string, unknown>>;
+    return rows.map((r) => ({ conditionId: r.condition_id as string, outcomeIndex: Number(r.outcome_index), side: r.side as 'BUY' | 'SELL', fee: asBigInt(r.fee) }));
+  }
+
   /** A wallet's redemptions: one row per (market, redemption event), oldest first. */
   redemptions(address: string, conditionIds?: readonly string[]): RedemptionRow[] {
     if (conditionIds?.length === 0) return [];

@@ -160,6 +160,8 @@ export const Position = Type.Object({
   totalBought: N('Lifetime shares acquired'),
   realizedPnl: N('Σ over exits of qty × (exitPrice − avgPrice)'),
   percentRealizedPnl: N('(size × exitPrice − initialValue) / initialValue × 100; exitPrice = payout, else best bid, else curPrice'),
+  entryFeesUsdc: Type.Optional(N('Taker fees paid buying this token (present when non-zero); initialValue and avgPrice stay fee-exclusive')),
+  grossInitialValue: Type.Optional(N('initialValue + entryFeesUsdc (present when fees were paid)')),
   curPrice: N('Payout if resolved, else midpoint, else last trade, else 0'),
   redeemable: B('Resolved and held'),
   mergeable: B('Both outcomes held, unresolved'),
