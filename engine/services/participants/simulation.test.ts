@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { createEngine, type Engine } from '../../engine.js';
+import { COLLATERAL } from '../../store/balanceRepo.js';
+import { ManualClock } from '../clock.js';
+import { FEE_COLLECTOR } from '../fees/takerFee.js';
+
+/** Long simulated runs on the demo markets (fast mode): what must always hold. */
+describe('simulated participants on the demo markets', () => {
+  let dir: string;
+  let engine: Engine;
+  const clock = new ManualClock(Date.UTC(2030, 0, 1));
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'sim-'));
+    engine = await createEngine({ dataDir: dir, chain: 'none', rateLimits: false, serveRenderer: false }, { clock });
+  });
+  after(async () => {
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('turns participants on for every demo market of a fresh data directory', () => {
+    const sims = engine.ctx.sim.list();
+    assert.equal(sims.length, 4);
+    for (const s of sims) assert.deepEqual(s.participants.map((p) => p.role).sort(), ['informed', 'marketMaker', 'noise', 'noise']);
+  });
+
+  it('trades, conserves collateral and shares, never goes negative and never leaves a book crossed after ten simulated minutes', async () => {
+    const { ctx } = engine;
+    const collateralBefore = totalCollateral(engine);
+    await ctx.sim.runFor(10 * 60_000);
+    const tape = ctx.orders.tradeTape({ limit: 100_000, offset: 0 });
+    const simulated = tape.filter((t) => ctx.sim.isSimulated(t.maker_address) || ctx.sim.isSimulated(t.maker_orders[0]!.maker_address));
+    assert.ok(simulated.length > 50, `only ${simulated.length} simulated trades`);
+    const rows = ctx.db.prepare('SELECT address, asset, amount FROM balances').safeIntegers(true).all() as Array<{ address: string; asset: string; amount: bigint }>;
+    for (const r of rows) assert.ok(r.amount >= 0n, `${r.address} holds ${r.amount} of ${r.asset}`);
+    for (const m of ctx.markets.list()) {
+      const book = ctx.orders.book(m.conditionId)!;
+      const bid = book.bestBid();
+      const ask = book.bestAsk();
+      if (bid !== undefined && ask !== undefined) assert.ok(bid < ask, `book of ${m.question} crossed: ${bid} ≥ ${ask}`);
+      // shares: outcome 0 and outcome 1 supplies are equal (every share was minted as a complete set)
+      const supply = (token: string) => rows.filter((r) => r.asset === token).reduce((s, r) => s + r.amount, 0n);
+      assert.equal(supply(m.tokenIds[0]), supply(m.tokenIds[1]), m.question);
+      // collateral locked in complete sets + free collateral = everything ever credited
+    }
+    const locked = ctx.markets.list().reduce((s, m) => s + rows.filter((r) => r.asset === m.tokenIds[0]).reduce((a, r) => a + r.amount, 0n), 0n);
+    const credited = (ctx.db.prepare("SELECT COALESCE(SUM(delta), 0) FROM balance_ledger WHERE kind = 'credit'").pluck().safeIntegers(true).get() as bigint);
+    assert.equal(totalCollateral(engine) + locked, credited);
+    assert.ok(totalCollateral(engine) + locked >= collateralBefore);
+    assert.equal(ctx.orders.balanceOf(FEE_COLLECTOR, COLLATERAL).balance, 0n, 'demo markets are fee-free');
+  });
+});
+
+function totalCollateral(engine: Engine): bigint {
+  return engine.ctx.db.prepare('SELECT COALESCE(SUM(amount), 0) FROM balances WHERE asset = ?').pluck().safeIntegers(true).get(COLLATERAL) as bigint;
+}
