@@ -17,6 +17,7 @@ import { OrderService } from './services/orders/orderService.js';
 import { RateLimiter } from './services/ratelimit/rateLimiter.js';
 import { RelayerService } from './services/relayer/relayerService.js';
 import { SimulationService } from './services/participants/simulationService.js';
+import { ScenarioService } from './services/scenarios/scenarioService.js';
 import { openDatabase } from './store/database.js';
 import { loadOrCreateSecrets } from './store/secrets.js';
 import { WriteBatcher } from './store/writeBatcher.js';
@@ -70,6 +71,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     ctx.data = new DataService(ctx);
     ctx.heartbeats = new HeartbeatService(ctx);
     ctx.sim = new SimulationService(ctx);
+    ctx.scenarios = new ScenarioService(ctx);
 
     await ctx.markets.init();
     await ctx.orders.init();
@@ -120,6 +122,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
       if (closed) return;
       closed = true;
       await ctx.heartbeats.stop();
+      ctx.scenarios.stop();
       ctx.sim.stop();
       ctx.orders.stop();
       ctx.relayer.stop();

@@ -12,6 +12,7 @@ import type { OrderService } from './orders/orderService.js';
 import type { RateLimiter } from './ratelimit/rateLimiter.js';
 import type { RelayerService } from './relayer/relayerService.js';
 import type { SimulationService } from './participants/simulationService.js';
+import type { ScenarioService } from './scenarios/scenarioService.js';
 
 /**
  * Everything the engine is made of, wired once by the composition root (engine/engine.ts).
@@ -34,4 +35,5 @@ export interface EngineContext {
   data: DataService;
   heartbeats: HeartbeatService;
   sim: SimulationService;
+  scenarios: ScenarioService;
 }

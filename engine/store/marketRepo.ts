@@ -94,6 +94,7 @@ export class MarketRepo {
   private readonly sChainPrepared: Statement;
   private readonly sChainReported: Statement;
   private readonly sFeeRate: Statement;
+  private readonly sTickSize: Statement;
   private readonly sMaxEvent: Statement;
   private readonly sGetSetting: Statement;
   private readonly sSetSetting: Statement;
@@ -111,6 +112,7 @@ export class MarketRepo {
     this.sChainPrepared = db.prepare('UPDATE markets SET chain_prepared = 1 WHERE condition_id = ?');
     this.sChainReported = db.prepare('UPDATE markets SET chain_reported = 1 WHERE condition_id = ?');
     this.sFeeRate = db.prepare('UPDATE markets SET fee_rate_bps = ? WHERE condition_id = ?');
+    this.sTickSize = db.prepare('UPDATE markets SET tick_size = ? WHERE condition_id = ?');
     this.sMaxEvent = db.prepare('SELECT COALESCE(MAX(event_id), 0) FROM markets').pluck();
     this.sGetSetting = db.prepare('SELECT value FROM settings WHERE key = ?').pluck();
     this.sSetSetting = db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
@@ -171,6 +173,10 @@ export class MarketRepo {
 
   setFeeRate(conditionId: string, feeRateBps: number): void {
     this.sFeeRate.run(feeRateBps, conditionId);
+  }
+
+  setTickSize(conditionId: string, tickSize: bigint): void {
+    this.sTickSize.run(tickSize, conditionId);
   }
 
   getSetting(key: string): string | undefined {

@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { formatUnits, parseUnits } from '../../protocol/amounts.js';
 import { ApiError } from '../../protocol/errors.js';
@@ -6,6 +5,7 @@ import { CreateMarketBody, FeeRateBody, FaucetBody, FaucetResponse, PauseBody, P
 import { PublicMarketSchema } from '../../protocol/schemas/markets.js';
 import type { EngineContext } from '../../services/context.js';
 import { MarketDataService } from '../../services/markets/marketDataService.js';
+import { operatorGuard } from './operatorGuard.js';
 
 const TAG = ['operator'];
 const SECURITY = [{ operatorToken: [] }];
@@ -14,20 +14,7 @@ const SECURITY = [{ operatorToken: [] }];
 export function adminRoutes(app: FastifyInstance, ctx: EngineContext): void {
   const data = new MarketDataService(ctx);
 
-  const requireOperator = async (req: FastifyRequest): Promise<void> => {
-    const header = req.headers.authorization ?? '';
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    const expected = Buffer.from(ctx.secrets.operatorToken);
-    const given = Buffer.from(m?.[1] ?? '');
-    if (!m || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      throw new ApiError(
-        'operator_unauthorized',
-        m
-          ? 'The operator token is wrong. Use the operatorToken printed in the ready line (also in secrets.json of the data directory).'
-          : 'Operator routes need the header Authorization: Bearer <operatorToken> (printed in the ready line).',
-      );
-    }
-  };
+  const requireOperator = operatorGuard(ctx);
   // Pause and resume take an optional body: treat "no body" as {} before the schema sees it.
   const emptyBodyIsObject = async (req: FastifyRequest): Promise<void> => {
     if (req.body === undefined || req.body === null) req.body = {};

@@ -193,6 +193,19 @@ export class MarketService {
     return this.replace({ ...m, feeRateBps: bps });
   }
 
+  /**
+   * Changes a market's tick size (operator, scenarios). New orders must be on the new tick; orders
+   * already resting stay where they are, as on the public exchange when a tick changes.
+   */
+  async setTickSize(conditionId: string, tickSize: bigint): Promise<Market> {
+    const m = this.requireMarket(conditionId);
+    if (!TICK_SIZES.includes(tickSize)) {
+      throw new ApiError('invalid_field', `tickSize must be one of 0.1, 0.01, 0.001, 0.0001; got ${formatUnits(tickSize)}.`, { details: { field: 'tickSize' } });
+    }
+    await this.ctx.writes.commit(() => this.repo.setTickSize(m.conditionId, tickSize));
+    return this.replace({ ...m, tickSize });
+  }
+
   /** Why placement on this market is refused right now, if it is: the global breaker wins. */
   pauseState(conditionId: string): PauseState {
     if (this.systemPaused) return 'system_paused';

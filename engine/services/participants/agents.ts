@@ -18,8 +18,10 @@ export interface MarketMakerKnobs {
   levels: number;
   /** Ticks the quotes shift per `size` shares of net inventory (leans against what it holds). */
   skewTicksPerLot: number;
-  /** How fast it re-centres its fair value on the last trade, 0..1 per action. */
-  follow: number;
+  /** The skew never exceeds this many ticks (a maker long a lot still quotes near fair value). */
+  maxSkewTicks: number;
+  /** Ticks its fair value moves per `size` shares of net flow others took from its quotes. */
+  impactTicksPerLot: number;
 }
 
 export interface NoiseKnobs {
@@ -81,7 +83,8 @@ export function onTick(price: number, tick: number): number {
 
 export function marketMaker(k: MarketMakerKnobs, v: MarketView): Intent[] {
   const lots = v.inventory / (k.size * SHARE);
-  const centre = v.fair - Math.round(lots * k.skewTicksPerLot) * v.tick;
+  const skew = Math.max(-k.maxSkewTicks, Math.min(k.maxSkewTicks, Math.round(lots * k.skewTicksPerLot)));
+  const centre = v.fair - skew * v.tick;
   const out: Intent[] = [];
   for (let i = 0; i < k.levels; i++) {
     const off = (k.halfSpreadTicks + i) * v.tick;
@@ -95,10 +98,16 @@ export function marketMaker(k: MarketMakerKnobs, v: MarketView): Intent[] {
   return out;
 }
 
-/** The market maker's fair value after it sees the last trade (it learns from the tape, never from the truth). */
-export function followTape(k: MarketMakerKnobs, fair: number, lastTrade: number | undefined, tick: number): number {
-  if (lastTrade === undefined) return fair;
-  return onTick(fair + (lastTrade - fair) * k.follow, tick);
+/**
+ * The market maker's fair value after the flow it absorbed passively since its last action (others
+ * hitting its quotes): net buying from it (its inventory fell) moves the value up, net selling down
+ * (Glosten–Milgrom style). Its own taker fills are not counted, so sweeping a stale book after a shock
+ * does not undo the shock. Kept in whole micro-units, finer than the tick.
+ */
+export function learnFromFlow(k: MarketMakerKnobs, fair: number, passiveInventoryChange: number, tick: number): number {
+  const lots = passiveInventoryChange / (k.size * SHARE);
+  const step = Math.max(-k.maxSkewTicks, Math.min(k.maxSkewTicks, lots * k.impactTicksPerLot));
+  return Math.min(ONE - tick, Math.max(tick, Math.round(fair - step * tick)));
 }
 
 export function noise(k: NoiseKnobs, v: MarketView, rng: SeededRandom): Intent[] {

@@ -20,7 +20,7 @@ export interface MarketPreset {
   participants: ParticipantSpec[];
 }
 
-const mm = (over: Partial<MarketMakerKnobs> = {}): MarketMakerKnobs => ({ halfSpreadTicks: 1, size: 60, levels: 3, skewTicksPerLot: 0.5, follow: 0.3, ...over });
+const mm = (over: Partial<MarketMakerKnobs> = {}): MarketMakerKnobs => ({ halfSpreadTicks: 1, size: 60, levels: 3, skewTicksPerLot: 0.5, maxSkewTicks: 3, impactTicksPerLot: 0.5, ...over });
 const noiseK = (over: Partial<NoiseKnobs> = {}): NoiseKnobs => ({ meanSize: 10, marketableShare: 0.4, restingTicks: 4, ...over });
 
 /** A calm, liquid default; demo markets get a tuned variant of it (presetFor). */

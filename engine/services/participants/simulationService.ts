@@ -8,7 +8,7 @@ import { ManualClock } from '../clock.js';
 import type { EngineContext } from '../context.js';
 import type { Market } from '../markets/marketService.js';
 import { DEMO_SEEDED_KEY, DemoSigner } from '../markets/seedDemoMarkets.js';
-import { followTape, informed, marketMaker, noise, onTick, whale, type Intent, type MarketMakerKnobs, type MarketView, type WhaleKnobs } from './agents.js';
+import { informed, learnFromFlow, marketMaker, noise, onTick, whale, type Intent, type MarketMakerKnobs, type MarketView, type WhaleKnobs } from './agents.js';
 import { defaultPreset, demoPresetFor, type MarketPreset, type ParticipantSpec } from './presets.js';
 import { SimScheduler } from './simScheduler.js';
 
@@ -26,6 +26,8 @@ interface Participant {
   gen: number;
   resting: number;
   orders: number;
+  /** A market maker's inventory right after its last quotes went out (what changes later was taken by others). */
+  quotedInventory?: number;
 }
 
 interface MarketSim {
@@ -112,6 +114,11 @@ export class SimulationService {
     return [...this.markets.values()].map((s) => this.info(s));
   }
 
+  /** One market's simulation (400 when the market has none). */
+  marketInfo(conditionId: string): MarketSimInfo {
+    return this.info(this.requireSim(conditionId));
+  }
+
   participants(): ParticipantInfo[] {
     return [...this.markets.values()].flatMap((s) => s.participants.map((p) => this.participantInfo(p)));
   }
@@ -121,12 +128,13 @@ export class SimulationService {
     const market = this.requireMarket(conditionId);
     const existing = this.markets.get(market.conditionId);
     if (existing && !preset) {
+      if (existing.enabled) return this.info(existing);
       existing.enabled = true;
       for (const p of existing.participants) this.schedule(existing, p);
       return this.info(existing);
     }
     if (existing) await this.disableMarket(market.conditionId);
-    const chosen = preset ?? demoPresetFor(market.question) ?? defaultPreset(seedOf(market.conditionId));
+    const chosen = preset ?? demoPresetFor(market.question) ?? defaultPreset(1000 + this.indexOf(market.conditionId));
     const fair = this.startingFair(market);
     const sim: MarketSim = {
       conditionId: market.conditionId,
@@ -156,7 +164,7 @@ export class SimulationService {
   }
 
   /** Changes one participant (by name) or every participant of a role: on/off, intensity, latency, knobs. */
-  configure(conditionId: string, who: string, patch: ParticipantPatch): MarketSimInfo {
+  async configure(conditionId: string, who: string, patch: ParticipantPatch): Promise<MarketSimInfo> {
     const sim = this.requireSim(conditionId);
     const targets = sim.participants.filter((p) => p.spec.name === who || p.spec.role === who);
     if (targets.length === 0) {
@@ -168,6 +176,11 @@ export class SimulationService {
       if (patch.knobs !== undefined) Object.assign(p.spec.knobs, checkedKnobs(p.spec.knobs as unknown as Record<string, unknown>, patch.knobs));
       if (patch.enabled !== undefined) p.enabled = patch.enabled;
       p.gen++;
+      if (patch.enabled === false) {
+        // A participant that steps away takes its quotes with it.
+        await this.ctx.orders.cancelMarket({ address: p.address }, { market: sim.conditionId });
+        p.resting = 0;
+      }
       if (p.enabled && sim.enabled) this.schedule(sim, p);
     }
     return this.info(sim);
@@ -197,7 +210,9 @@ export class SimulationService {
   // ── internals ───────────────────────────────────────────────────────────────────────────────────
 
   private async addParticipant(sim: MarketSim, spec: ParticipantSpec): Promise<void> {
-    const key = keyOf(`sim:${sim.seed}:${sim.conditionId}:${spec.name}`);
+    // Keys follow the seed, the market's place in the market list and the name: not the condition id,
+    // which depends on the data directory's operator key, so a replay on a fresh directory gets the same wallets.
+    const key = keyOf(`sim:${sim.seed}:${this.indexOf(sim.conditionId)}:${spec.name}`);
     const signer = new DemoSigner(this.ctx, key);
     const address = signer.address.toLowerCase();
     const p: Participant = {
@@ -254,7 +269,7 @@ export class SimulationService {
     switch (p.spec.role) {
       case 'marketMaker': {
         const k = p.spec.knobs as MarketMakerKnobs;
-        sim.fair = followTape(k, sim.fair, view.lastTrade, tick);
+        if (p.quotedInventory !== undefined) sim.fair = learnFromFlow(k, sim.fair, view.inventory - p.quotedInventory, tick);
         view.fair = sim.fair;
         await this.ctx.orders.cancelMarket({ address: p.address }, { market: market.conditionId });
         p.resting = 0;
@@ -283,6 +298,7 @@ export class SimulationService {
     const bodies = intents.map((i) => this.sign(market, p, i, yes, no));
     const results = await Promise.all(bodies.map((b) => this.ctx.orders.place({ address: p.address }, b)));
     p.orders += results.length;
+    if (p.spec.role === 'marketMaker') p.quotedInventory = Number(this.ctx.orders.balanceOf(p.address, market.tokenIds[0]).balance - this.ctx.orders.balanceOf(p.address, market.tokenIds[1]).balance);
     results.forEach((r, i) => {
       if (!r.success) return;
       if (intents[i]!.type === 'GTC' && r.status !== 'unmatched') p.resting++;
@@ -327,6 +343,10 @@ export class SimulationService {
     return onTick(ONE_NUM / 2, tick);
   }
 
+  private indexOf(conditionId: string): number {
+    return this.ctx.markets.list().findIndex((m) => m.conditionId === conditionId);
+  }
+
   private requireMarket(conditionId: string): Market {
     const m = this.ctx.markets.byCondition(conditionId);
     if (!m) throw new ApiError('market_not_found', `No market has condition id ${String(conditionId).slice(0, 80)}. List markets with GET /markets.`);
@@ -364,10 +384,6 @@ const ONE_NUM = 1_000_000;
 /** A 32-bit seed from a seed and a label (so every participant has its own stream). */
 function mix(seed: number, label: string): number {
   return createHash('sha256').update(`${seed}:${label}`).digest().readUInt32BE(0);
-}
-
-function seedOf(conditionId: string): number {
-  return Number.parseInt(conditionId.slice(2, 10), 16);
 }
 
 /** A deterministic secp256k1 private key from a label (hash until it is a valid key; the first one nearly always is). */
