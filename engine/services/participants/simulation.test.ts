@@ -7,6 +7,8 @@ import { createEngine, type Engine } from '../../engine.js';
 import { COLLATERAL } from '../../store/balanceRepo.js';
 import { ManualClock } from '../clock.js';
 import { FEE_COLLECTOR } from '../fees/takerFee.js';
+import { createSeededRandom } from '../../book/seededRandom.js';
+import { accounts, identityOf, signedBody, units } from '../orders/orderTestKit.js';
 
 /** Long simulated runs on the demo markets (fast mode): what must always hold. */
 describe('simulated participants on the demo markets', () => {
@@ -53,6 +55,52 @@ describe('simulated participants on the demo markets', () => {
     assert.equal(totalCollateral(engine) + locked, credited);
     assert.ok(totalCollateral(engine) + locked >= collateralBefore);
     assert.equal(ctx.orders.balanceOf(FEE_COLLECTOR, COLLATERAL).balance, 0n, 'demo markets are fee-free');
+  });
+});
+
+describe('a long random run with fees and a user trading beside the participants', () => {
+  it('conserves collateral (fees included) and shares, keeps balances non-negative and books uncrossed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-fees-'));
+    const clock = new ManualClock(Date.UTC(2030, 0, 1));
+    const engine = await createEngine({ dataDir: dir, chain: 'none', rateLimits: false, serveRenderer: false }, { clock });
+    try {
+      const { ctx } = engine;
+      for (const m of ctx.markets.list()) await ctx.markets.setFeeRate(m.conditionId, 150);
+      const user = accounts[0]!;
+      const me = identityOf(user);
+      await ctx.orders.creditCollateral(me.address, units(5000), 'welcome');
+      const rng = createSeededRandom(7);
+      let refused = 0;
+      for (let minute = 0; minute < 20; minute++) {
+        await ctx.sim.runFor(60_000);
+        const m = ctx.markets.list()[rng.int(0, 3)]!;
+        const book = ctx.orders.book(m.conditionId)!;
+        const ref = rng.next() < 0.5 ? book.bestAsk() : book.bestBid();
+        if (ref === undefined) continue;
+        const r = await ctx.orders.place(me, await signedBody(user, { market: m, outcome: rng.int(0, 1) as 0 | 1, side: 'BUY', price: BigInt(ref), size: units(rng.int(5, 40)), feeRateBps: '150', orderType: rng.next() < 0.5 ? 'FAK' : 'GTC' }));
+        if (!r.success) refused++;
+      }
+      assert.ok(refused < 20, 'the user’s orders go through like anybody’s');
+      const rows = ctx.db.prepare('SELECT address, asset, amount FROM balances').safeIntegers(true).all() as Array<{ address: string; asset: string; amount: bigint }>;
+      for (const r of rows) assert.ok(r.amount >= 0n, `${r.address} holds ${r.amount} of ${r.asset}`);
+      let locked = 0n;
+      for (const m of ctx.markets.list()) {
+        const supply = (token: string) => rows.filter((r) => r.asset === token).reduce((s, r) => s + r.amount, 0n);
+        assert.equal(supply(m.tokenIds[0]), supply(m.tokenIds[1]));
+        locked += supply(m.tokenIds[0]);
+        const b = ctx.orders.book(m.conditionId)!;
+        if (b.bestBid() !== undefined && b.bestAsk() !== undefined) assert.ok(b.bestBid()! < b.bestAsk()!);
+      }
+      const credited = ctx.db.prepare("SELECT COALESCE(SUM(delta), 0) FROM balance_ledger WHERE kind = 'credit'").pluck().safeIntegers(true).get() as bigint;
+      const fees = ctx.orders.balanceOf(FEE_COLLECTOR, COLLATERAL).balance;
+      assert.ok(fees > 0n, 'takers paid fees');
+      const feeRows = ctx.db.prepare('SELECT COALESCE(SUM(fee), 0) FROM trades').pluck().safeIntegers(true).get() as bigint;
+      assert.equal(feeRows, fees, 'the trades record every micro-unit the collector received');
+      assert.equal(totalCollateral(engine) + locked, credited);
+    } finally {
+      await engine.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
