@@ -1,4 +1,7 @@
+import type { ScenarioProgress, ScenarioSummary } from '../protocol/schemas/scenario.js';
 import { ClientHttpError } from './clientHttpError.js';
+
+export type { ScenarioProgress, ScenarioSummary };
 
 /** A simulated participant as GET /sim/participants lists it (decisions §9). */
 export interface SimParticipant {
@@ -26,24 +29,6 @@ export interface SimMarketState {
   seed: number;
   fair: string;
   participants: SimParticipantState[];
-}
-
-export interface ScenarioSummary {
-  name: string;
-  description: string;
-  durationSeconds: number;
-  file: string;
-}
-
-export interface ScenarioProgress {
-  name: string;
-  state: 'running' | 'finished' | 'stopped';
-  startedAt: number;
-  elapsedSeconds: number;
-  durationSeconds: number;
-  eventsDone: number;
-  eventsTotal: number;
-  steps: Array<{ at: number; action: string; ok: boolean; error?: string }>;
 }
 
 export interface SimMarketChange {

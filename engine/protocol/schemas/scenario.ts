@@ -83,3 +83,30 @@ export const SimMarketBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** A scenario of the library (GET /admin/scenarios). */
+export interface ScenarioSummary {
+  name: string;
+  description: string;
+  durationSeconds: number;
+  file: string;
+}
+
+export interface ScenarioStep {
+  at: number;
+  action: string;
+  ok: boolean;
+  error?: string;
+}
+
+export interface ScenarioProgress {
+  name: string;
+  state: 'running' | 'finished' | 'stopped';
+  startedAt: number;
+  elapsedSeconds: number;
+  durationSeconds: number;
+  eventsDone: number;
+  eventsTotal: number;
+  steps: ScenarioStep[];
+}
+

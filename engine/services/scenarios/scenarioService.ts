@@ -3,38 +3,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseUnits } from '../../protocol/amounts.js';
 import { ApiError } from '../../protocol/errors.js';
-import type { Scenario, ScenarioEvent } from '../../protocol/schemas/scenario.js';
+import type { Scenario, ScenarioEvent, ScenarioProgress, ScenarioSummary } from '../../protocol/schemas/scenario.js';
 import { ManualClock } from '../clock.js';
 import type { EngineContext } from '../context.js';
 import { checkScenario, parseScenarioText } from './scenarioFile.js';
 
 /** The scenario library shipped with the project (scenarios/ at the repository root, from the sources or from dist/). */
 export const SCENARIO_DIR = ['../../../scenarios/', '../../../../scenarios/'].map((rel) => fileURLToPath(new URL(rel, import.meta.url))).find((d) => existsSync(d)) ?? fileURLToPath(new URL('../../../scenarios/', import.meta.url));
-
-export interface ScenarioSummary {
-  name: string;
-  description: string;
-  durationSeconds: number;
-  file: string;
-}
-
-export interface ScenarioStep {
-  at: number;
-  action: string;
-  ok: boolean;
-  error?: string;
-}
-
-export interface ScenarioProgress {
-  name: string;
-  state: 'running' | 'finished' | 'stopped';
-  startedAt: number;
-  elapsedSeconds: number;
-  durationSeconds: number;
-  eventsDone: number;
-  eventsTotal: number;
-  steps: ScenarioStep[];
-}
 
 /**
  * Runs one scenario at a time (decisions §9): its events go on the simulation's scheduler at their
