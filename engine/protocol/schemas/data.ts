@@ -227,6 +227,7 @@ export const Trade = Type.Object({
   outcomeIndex: I(),
   ...profileFields,
   transactionHash: S(),
+  fee: Type.Optional(N('Taker fee of this fill in collateral (decisions §9); present on a taker fill that paid one')),
 });
 export type TradeJson = Static<typeof Trade>;
 
@@ -245,6 +246,7 @@ export const Activity = Type.Object({
   ...marketFields,
   outcome: S(),
   ...profileFields,
+  fee: Type.Optional(N('Taker fee paid on this trade in collateral (decisions §9), present when non-zero; usdcSize stays fee-exclusive')),
 });
 export type ActivityJson = Static<typeof Activity>;
 

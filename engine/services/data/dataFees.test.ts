@@ -55,6 +55,15 @@ describe('fees in the data service', () => {
     assert.equal(engine.ctx.orders.balanceOf(addr(alice), 'COLLATERAL').balance, units(1000) - units(63) - units('0.63') + units('27.5') - units('0.225'));
   });
 
+  it('shows each taker fill’s fee in /trades and /activity, none on the maker side', async () => {
+    const trades = (await engine.app.inject({ method: 'GET', url: `/data-api/trades?user=${alice.address}&takerOnly=false` })).json() as Array<{ side: string; fee?: number }>;
+    assert.deepEqual(trades.map((t) => [t.side, t.fee]), [['SELL', 0.225], ['BUY', 0.63]]);
+    const activity = (await engine.app.inject({ method: 'GET', url: `/data-api/activity?user=${alice.address}` })).json() as Array<{ side: string; fee?: number; usdcSize: number }>;
+    assert.deepEqual(activity.map((a) => [a.side, a.usdcSize, a.fee]), [['SELL', 27.5, 0.225], ['BUY', 63, 0.63]]);
+    const makerSide = (await engine.app.inject({ method: 'GET', url: `/data-api/trades?user=${bob.address}&takerOnly=false` })).json() as Array<{ fee?: number }>;
+    assert.ok(makerSide.length > 0 && makerSide.every((t) => t.fee === undefined));
+  });
+
   it('leaves the makers’ positions without fee fields', async () => {
     const res = await engine.app.inject({ method: 'GET', url: `/data-api/positions?user=${bob.address}` });
     const [row] = res.json() as Array<Record<string, unknown>>;

@@ -320,6 +320,7 @@ export class DataService {
         outcomeIndex: f.outcomeIndex,
         ...EMPTY_PROFILE,
         transactionHash: f.transactionHash,
+        ...feeField(f.fee),
       };
     });
   }
@@ -351,6 +352,7 @@ export class DataService {
     }
     const rows: Row[] = [];
     if (types.includes('TRADE')) {
+      const fees = this.repo.feesByTrade(user);
       for (const r of this.repo.shareMovements(user, scope)) {
         if (r.kind !== 'trade' || !inWindow(r.timeMs) || r.delta === 0n) continue;
         const rowSide = r.side ?? (r.delta > 0n ? 'BUY' : 'SELL');
@@ -379,6 +381,7 @@ export class DataService {
             ...marketFields(info),
             outcome: info.outcome(r.outcomeIndex),
             ...EMPTY_PROFILE,
+            ...feeField(r.tradeId === null ? undefined : fees.get(r.tradeId)),
           },
         });
       }
@@ -545,4 +548,8 @@ function feeKey(p: { conditionId: string; outcomeIndex: number }, side: 'BUY' | 
 function entryFeeFields(fee: bigint | undefined, initialValue: bigint): { entryFeesUsdc?: number; grossInitialValue?: number } {
   if (fee === undefined || fee === 0n) return {};
   return { entryFeesUsdc: microToNumber(fee), grossInitialValue: microToNumber(initialValue + fee) };
+}
+
+function feeField(fee: bigint | undefined): { fee?: number } {
+  return fee === undefined || fee === 0n ? {} : { fee: microToNumber(fee) };
 }
