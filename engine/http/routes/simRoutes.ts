@@ -21,6 +21,8 @@ export function simRoutes(app: FastifyInstance, ctx: EngineContext): void {
 
   app.get('/admin/sim', { ...base, schema: { tags: TAG, security: SECURITY, summary: 'Simulation state: per market, its participants and their knobs' } }, async () => ({
     enabled: ctx.config.simulation,
+    failures: ctx.sim.failures,
+    lastFailure: ctx.sim.lastFailure,
     markets: ctx.sim.list(),
   }));
 

@@ -83,7 +83,10 @@ export class SimScheduler {
     try {
       while (this.started && this.queue.length > 0 && this.queue[0]!.at <= this.clock.nowMs()) {
         const job = this.queue.shift()!;
-        await job.run();
+        // Jobs handle their own errors; one that still throws must not stop the timer.
+        await Promise.resolve()
+          .then(job.run)
+          .catch(() => undefined);
       }
     } finally {
       this.draining = false;

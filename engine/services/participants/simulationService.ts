@@ -80,6 +80,9 @@ export class SimulationService {
   private readonly byAddress = new Map<string, Participant>();
   readonly scheduler: SimScheduler;
   private bucket = { tokens: MAX_SIM_ORDERS_PER_SECOND, at: 0 };
+  /** Participant actions that threw, and the last message (GET /admin/sim). */
+  failures = 0;
+  lastFailure: string | null = null;
 
   constructor(private readonly ctx: EngineContext) {
     this.scheduler = new SimScheduler(ctx.clock, ctx.clock instanceof ManualClock ? ctx.clock : undefined);
@@ -242,6 +245,11 @@ export class SimulationService {
       if (gen !== p.gen || !p.enabled || !sim.enabled) return;
       try {
         await this.act(sim, p);
+      } catch (e) {
+        // A refused or failed action (a breaker engaged mid-turn, the engine closing) is the participant's
+        // problem, never the engine's: count it and carry on.
+        this.failures++;
+        this.lastFailure = (e as Error).message;
       } finally {
         if (gen === p.gen && p.enabled && sim.enabled && (p.spec.role !== 'whale' || (p.spec.knobs as WhaleKnobs).remaining > 0)) this.schedule(sim, p);
       }
