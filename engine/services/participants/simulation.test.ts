@@ -7,6 +7,7 @@ import { createEngine, type Engine } from '../../engine.js';
 import { COLLATERAL } from '../../store/balanceRepo.js';
 import { ManualClock } from '../clock.js';
 import { FEE_COLLECTOR } from '../fees/takerFee.js';
+import { MAX_SIM_ORDERS_PER_SECOND } from './simulationService.js';
 import { createSeededRandom } from '../../book/seededRandom.js';
 import { accounts, identityOf, signedBody, units } from '../orders/orderTestKit.js';
 
@@ -55,6 +56,17 @@ describe('simulated participants on the demo markets', () => {
     assert.equal(totalCollateral(engine) + locked, credited);
     assert.ok(totalCollateral(engine) + locked >= collateralBefore);
     assert.equal(ctx.orders.balanceOf(FEE_COLLECTOR, COLLATERAL).balance, 0n, 'demo markets are fee-free');
+  });
+
+  it('never places more than the shared budget of orders per second, however eager the participants', async () => {
+    const { ctx } = engine;
+    for (const m of ctx.sim.list()) for (const role of ['marketMaker', 'noise', 'informed']) await ctx.sim.configure(m.conditionId, role, { intensity: 6000, latencyMs: 0 });
+    const count = () => ctx.sim.participants().reduce((s, p) => s + p.orders, 0);
+    const before = count();
+    await ctx.sim.runFor(10_000);
+    const placed = count() - before;
+    assert.ok(placed > 100, `${placed} orders`);
+    assert.ok(placed <= MAX_SIM_ORDERS_PER_SECOND * 11, `${placed} orders in 10 s`);
   });
 });
 

@@ -26,6 +26,8 @@ interface Participant {
   gen: number;
   resting: number;
   orders: number;
+  /** Orders signed, for unique salts within one clock millisecond. */
+  salts: number;
   /** A market maker's inventory right after its last quotes went out (what changes later was taken by others). */
   quotedInventory?: number;
 }
@@ -228,6 +230,7 @@ export class SimulationService {
       gen: 0,
       resting: 0,
       orders: 0,
+      salts: 0,
     };
     const grant = BigInt(spec.grant) * ONE;
     const held = this.ctx.orders.balanceOf(address, COLLATERAL).balance;
@@ -333,7 +336,7 @@ export class SimulationService {
   private sign(market: Market, p: Participant, i: Intent, yes: bigint, no: bigint) {
     const price = BigInt(i.price);
     const size = BigInt(i.size);
-    const salt = (BigInt(this.ctx.clock.nowMs()) * 1_000_000n + BigInt(p.orders++ % 1_000_000)).toString();
+    const salt = (BigInt(this.ctx.clock.nowMs()) * 1_000_000n + BigInt(p.salts++ % 1_000_000)).toString();
     let body;
     if (i.side === 'BUY') body = no >= size ? p.signer.order(market, 1, 'SELL', ONE - price, size, salt) : p.signer.order(market, 0, 'BUY', price, size, salt);
     else body = yes >= size ? p.signer.order(market, 0, 'SELL', price, size, salt) : p.signer.order(market, 1, 'BUY', ONE - price, size, salt);
