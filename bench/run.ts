@@ -132,8 +132,10 @@ async function main(): Promise<void> {
     console.error('… simulated participants: calm-market in fast mode, then CPU over 10 s with and without participants on the demo markets');
     const s = await runSimBench();
     row('scenario calm-market in fast mode', `${fmt(s.fast.speedup)}× real time (${fmt(s.fast.simulatedSeconds)} s in ${fmt(s.fast.wallSeconds, 2)} s, ${fmt(s.fast.trades)} trades)`, '≥ 100×', s.fast.speedup >= 100);
-    row('participants CPU, default presets, 4 demo markets', `${fmt(s.participantsPercent, 2)} % of one core`, '≤ 5 %', s.participantsPercent <= 5);
-    rows.push([`  process CPU with / without participants (${s.windowSeconds} s window)`, `${fmt(s.cpuWithSimPercent, 2)} % / ${fmt(s.cpuWithoutSimPercent, 2)} %`, `${fmt(s.participantOrders)} participant orders in the window`, '']);
+    // The difference of two noisy windows can come out at zero on a shared machine, so the verdict uses
+    // the whole process's CPU with participants on, an upper bound of what they cost.
+    row('participants CPU, default presets, 4 demo markets (whole process, upper bound)', `${fmt(s.cpuWithSimPercent, 2)} % of one core`, '≤ 5 %', s.cpuWithSimPercent <= 5);
+    rows.push([`  same engine without participants (${s.windowSeconds} s window); difference`, `${fmt(s.cpuWithoutSimPercent, 2)} %; ${fmt(s.participantsPercent, 2)} %`, `${fmt(s.participantOrders)} participant orders in the window`, '']);
   }
 
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length), 6));
