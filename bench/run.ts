@@ -1,13 +1,14 @@
 /**
  * `npm run bench`: every performance figure of the engine, each printed beside its target and the
  * reference measured in the same run. A benchmark, not a timed test: it reports, it does not fail CI.
- * `npm run bench -- matching crypto http reference cold` runs a subset (`http` includes `reference`).
+ * `npm run bench -- matching crypto http reference cold sim` runs a subset (`http` includes `reference`).
  */
 import { runColdStartBench } from './coldStartBench.js';
 import { runCryptoBench } from './cryptoBench.js';
 import { runHttpBench } from './httpBench.js';
 import { runMatchingBench } from './matchingBench.js';
 import { runReferenceBench, type ReferenceResult } from './referenceBench.js';
+import { runSimBench } from './simBench.js';
 import type { ReferenceStage } from './referenceServer.js';
 
 const wanted = new Set(process.argv.slice(2));
@@ -125,6 +126,16 @@ async function main(): Promise<void> {
     row('cold start to ready, fresh dir + anvil', `${cs.freshMs.map((x) => fmt(x)).join(' / ')} ms`, '< 3,000 ms', best(cs.freshMs) < 3_000);
     rows.push(['  restart on the same dir', `${cs.restartMs.map((x) => fmt(x)).join(' / ')} ms`, '', '']);
     rows.push(['  fresh dir, --chain none', `${cs.freshNoChainMs.map((x) => fmt(x)).join(' / ')} ms`, '', '']);
+  }
+
+  if (want('sim')) {
+    console.error('… simulated participants: calm-market in fast mode, then CPU over 10 s with and without participants on the demo markets');
+    const s = await runSimBench();
+    row('scenario calm-market in fast mode', `${fmt(s.fast.speedup)}× real time (${fmt(s.fast.simulatedSeconds)} s in ${fmt(s.fast.wallSeconds, 2)} s, ${fmt(s.fast.trades)} trades)`, '≥ 100×', s.fast.speedup >= 100);
+    // The difference of two noisy windows can come out at zero on a shared machine, so the verdict uses
+    // the whole process's CPU with participants on, an upper bound of what they cost.
+    row('participants CPU, default presets, 4 demo markets (whole process, upper bound)', `${fmt(s.cpuWithSimPercent, 2)} % of one core`, '≤ 5 %', s.cpuWithSimPercent <= 5);
+    rows.push([`  same engine without participants (${s.windowSeconds} s window); difference`, `${fmt(s.cpuWithoutSimPercent, 2)} %; ${fmt(s.participantsPercent, 2)} %`, `${fmt(s.participantOrders)} participant orders in the window`, '']);
   }
 
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length), 6));

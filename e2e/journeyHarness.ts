@@ -23,7 +23,8 @@ export interface Journey {
 
 export async function startJourney(opts: { chain?: ChainMode } = {}): Promise<Journey> {
   const dataDir = mkdtempSync(join(tmpdir(), 'e2e-exchange-'));
-  const engine = await createEngine({ dataDir, chain: opts.chain ?? 'none', port: 0 });
+  // The journeys rely on a frozen demo book: no simulated participants.
+  const engine = await createEngine({ dataDir, chain: opts.chain ?? 'none', port: 0, simulation: false });
   let browser: Browser | undefined;
   try {
     const ready = await engine.listen();

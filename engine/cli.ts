@@ -1,11 +1,19 @@
 #!/usr/bin/env node
 // Headless exchange: npm run exchange -- --port <n> --data-dir <dir> [--chain anvil|none|<json-rpc-url>]
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { Scenario } from './protocol/schemas/scenario.js';
+import { ManualClock } from './services/clock.js';
+import { FAST_EPOCH, runScenarioFast } from './services/scenarios/fastRun.js';
+import { parseScenarioText } from './services/scenarios/scenarioFile.js';
 import { createEngine } from './engine.js';
 import type { ChainMode, EngineConfig } from './config.js';
 
 const USAGE = `usage: npm run exchange -- [--port <n>] [--data-dir <dir>] [--chain anvil|none|<json-rpc-url>]
-                            [--host 127.0.0.1] [--profile default|polymarket] [--no-demo] [--no-rate-limits]`;
+                            [--host 127.0.0.1] [--profile default|polymarket] [--no-demo] [--no-rate-limits]
+                            [--no-sim] [--scenario <file.yaml|json> [--fast]]`;
 
 function parseChain(v: string | undefined): ChainMode | undefined {
   if (v === undefined) return undefined;
@@ -24,6 +32,9 @@ async function main(): Promise<void> {
       profile: { type: 'string' },
       'no-demo': { type: 'boolean' },
       'no-rate-limits': { type: 'boolean' },
+      'no-sim': { type: 'boolean' },
+      scenario: { type: 'string' },
+      fast: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -48,10 +59,18 @@ async function main(): Promise<void> {
   }
   if (values['no-demo']) partial.seedDemo = false;
   if (values['no-rate-limits']) partial.rateLimits = false;
+  if (values['no-sim']) partial.simulation = false;
+  const scenario = values.scenario === undefined ? undefined : parseScenarioText(readFileSync(values.scenario, 'utf8'), values.scenario);
+  if (values.fast) {
+    if (!scenario) throw new Error('--fast runs a scenario: add --scenario <file>');
+    await runFast(partial, scenario, values['data-dir'] === undefined);
+    return;
+  }
 
   const engine = await createEngine(partial);
   const ready = await engine.listen();
   process.stdout.write(JSON.stringify(ready) + '\n');
+  if (scenario) await engine.ctx.scenarios.start({ scenario });
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -67,6 +86,18 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+/** --fast: a backtest without wall-clock waits on a fresh temporary data directory (unless --data-dir is given). */
+async function runFast(partial: Partial<EngineConfig>, scenario: Scenario, temporary: boolean): Promise<void> {
+  const dataDir = temporary ? mkdtempSync(join(tmpdir(), 'exchange-fast-')) : partial.dataDir!;
+  const engine = await createEngine({ chain: 'none', ...partial, dataDir, serveRenderer: false }, { clock: new ManualClock(FAST_EPOCH) });
+  try {
+    process.stdout.write(JSON.stringify(await runScenarioFast(engine.ctx, scenario)) + '\n');
+  } finally {
+    await engine.close();
+    if (temporary) rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 main().catch((e: unknown) => {

@@ -27,6 +27,8 @@ export interface EngineConfig {
   rateLimits: boolean;
   /** Serve the built renderer (renderer/dist) at /app when present. */
   serveRenderer: boolean;
+  /** Simulated participants on the demo markets (decisions §9); off with --no-sim. */
+  simulation: boolean;
 }
 
 export const LOCAL_CHAIN_ID = 31337;
@@ -51,5 +53,6 @@ export function resolveConfig(partial: Partial<EngineConfig> = {}): EngineConfig
     seedDemo: partial.seedDemo ?? true,
     rateLimits: partial.rateLimits ?? true,
     serveRenderer: partial.serveRenderer ?? true,
+    simulation: partial.simulation ?? true,
   };
 }

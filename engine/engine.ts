@@ -16,6 +16,8 @@ import { MarketService } from './services/markets/marketService.js';
 import { OrderService } from './services/orders/orderService.js';
 import { RateLimiter } from './services/ratelimit/rateLimiter.js';
 import { RelayerService } from './services/relayer/relayerService.js';
+import { SimulationService } from './services/participants/simulationService.js';
+import { ScenarioService } from './services/scenarios/scenarioService.js';
 import { openDatabase } from './store/database.js';
 import { loadOrCreateSecrets } from './store/secrets.js';
 import { WriteBatcher } from './store/writeBatcher.js';
@@ -68,11 +70,14 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     ctx.relayer = new RelayerService(ctx);
     ctx.data = new DataService(ctx);
     ctx.heartbeats = new HeartbeatService(ctx);
+    ctx.sim = new SimulationService(ctx);
+    ctx.scenarios = new ScenarioService(ctx);
 
     await ctx.markets.init();
     await ctx.orders.init();
     await ctx.relayer.init();
     if (config.seedDemo) await seedDemoMarkets(ctx);
+    await ctx.sim.init();
   } catch (e) {
     if (chainStarted) await ctx.chain.stop().catch(() => undefined);
     ctx.orders?.close();
@@ -117,6 +122,8 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
       if (closed) return;
       closed = true;
       await ctx.heartbeats.stop();
+      ctx.scenarios.stop();
+      ctx.sim.stop();
       ctx.orders.stop();
       ctx.relayer.stop();
       await Promise.all([lean?.close(), app.close()]);

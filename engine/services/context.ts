@@ -11,6 +11,8 @@ import type { MarketService } from './markets/marketService.js';
 import type { OrderService } from './orders/orderService.js';
 import type { RateLimiter } from './ratelimit/rateLimiter.js';
 import type { RelayerService } from './relayer/relayerService.js';
+import type { SimulationService } from './participants/simulationService.js';
+import type { ScenarioService } from './scenarios/scenarioService.js';
 
 /**
  * Everything the engine is made of, wired once by the composition root (engine/engine.ts).
@@ -32,4 +34,6 @@ export interface EngineContext {
   relayer: RelayerService;
   data: DataService;
   heartbeats: HeartbeatService;
+  sim: SimulationService;
+  scenarios: ScenarioService;
 }

@@ -51,6 +51,8 @@ export interface FillSideRow {
   price: bigint;
   size: bigint;
   transactionHash: string;
+  /** Taker fee of the fill on the taker side (decisions §9); 0 on the maker side. */
+  fee: bigint;
 }
 
 export interface FillQuery {
@@ -124,6 +126,20 @@ export class DataRepo {
       tradeId: (r.trade_id as string | null) ?? null,
       transactionHash: (r.transaction_hash as string | null) ?? '',
     }));
+  }
+
+  /** Taker fees a wallet paid (decisions §9), summed per market, outcome and side of the paying order. */
+  feesPaid(address: string, conditionIds?: readonly string[]): Array<{ conditionId: string; outcomeIndex: number; side: 'BUY' | 'SELL'; fee: bigint }> {
+    if (conditionIds?.length === 0) return [];
+    const rows = this.db
+      .prepare(
+        `SELECT condition_id, outcome_index, side, -SUM(delta) AS fee FROM balance_ledger
+         WHERE address = ? AND asset = ? AND reason = 'FEE' AND delta < 0 AND condition_id IS NOT NULL${inMarkets(conditionIds)}
+         GROUP BY condition_id, outcome_index, side`,
+      )
+      .safeIntegers(true)
+      .all(address, COLLATERAL, ...(conditionIds ?? [])) as Array<Record<string, unknown>>;
+    return rows.map((r) => ({ conditionId: r.condition_id as string, outcomeIndex: Number(r.outcome_index), side: r.side as 'BUY' | 'SELL', fee: asBigInt(r.fee) }));
   }
 
   /** A wallet's redemptions: one row per (market, redemption event), oldest first. */
@@ -202,7 +218,7 @@ export class DataRepo {
       }
       const sql = `SELECT id AS trade_id, '${role}' AS role, ${role === 'TAKER' ? 0 : 1} AS role_rank, match_time, condition_id,
           ${p}_address AS address, ${p}_asset_id AS asset, ${p}_outcome_index AS outcome_index, ${p}_side AS side,
-          ${priceCol} AS price, size, transaction_hash
+          ${priceCol} AS price, size, transaction_hash, ${role === 'TAKER' ? 'fee' : '0'} AS fee
         FROM trades ${where.length ? 'WHERE ' + where.join(' AND ') : ''}`;
       return { sql, params };
     };
@@ -225,7 +241,17 @@ export class DataRepo {
       price: asBigInt(r.price),
       size: asBigInt(r.size),
       transactionHash: r.transaction_hash as string,
+      fee: asBigInt(r.fee),
     }));
+  }
+
+  /** Taker fees a wallet paid, per trade id (activity rows show them beside the fill). */
+  feesByTrade(address: string): Map<string, bigint> {
+    const rows = this.db
+      .prepare("SELECT trade_id, -SUM(delta) AS fee FROM balance_ledger WHERE address = ? AND asset = ? AND reason = 'FEE' AND delta < 0 AND trade_id IS NOT NULL GROUP BY trade_id")
+      .safeIntegers(true)
+      .all(address, COLLATERAL) as Array<Record<string, unknown>>;
+    return new Map(rows.map((r) => [r.trade_id as string, asBigInt(r.fee)]));
   }
 
   /** Holders of one token with at least `minAmount` (and more than zero), biggest first, address tie-break. */

@@ -24,6 +24,8 @@ export interface MarketRow {
   acceptingOrders: boolean;
   chainPrepared: boolean;
   chainReported: boolean;
+  /** Taker fee rate in basis points (migration 008). */
+  feeRateBps: number;
 }
 
 interface RawRow {
@@ -50,6 +52,7 @@ interface RawRow {
   accepting_orders: bigint;
   chain_prepared: bigint;
   chain_reported: bigint;
+  fee_rate_bps: bigint;
 }
 
 function fromRaw(r: RawRow): MarketRow {
@@ -75,6 +78,7 @@ function fromRaw(r: RawRow): MarketRow {
     acceptingOrders: Number(r.accepting_orders) === 1,
     chainPrepared: Number(r.chain_prepared) === 1,
     chainReported: Number(r.chain_reported) === 1,
+    feeRateBps: Number(r.fee_rate_bps ?? 0n),
   };
 }
 
@@ -89,6 +93,8 @@ export class MarketRepo {
   private readonly sResolved: Statement;
   private readonly sChainPrepared: Statement;
   private readonly sChainReported: Statement;
+  private readonly sFeeRate: Statement;
+  private readonly sTickSize: Statement;
   private readonly sMaxEvent: Statement;
   private readonly sGetSetting: Statement;
   private readonly sSetSetting: Statement;
@@ -97,14 +103,16 @@ export class MarketRepo {
     this.sAll = db.prepare('SELECT * FROM markets ORDER BY seq').safeIntegers(true);
     this.sInsert = db.prepare(`INSERT INTO markets (condition_id, question_id, question, slug, description, outcome_0, outcome_1,
       token_id_0, token_id_1, tick_size, min_order_size, neg_risk, neg_risk_market_id, event_id, end_date, created_at, paused,
-      winner, resolved_at, closed, accepting_orders, chain_prepared, chain_reported)
+      winner, resolved_at, closed, accepting_orders, chain_prepared, chain_reported, fee_rate_bps)
       VALUES (@condition_id, @question_id, @question, @slug, @description, @outcome_0, @outcome_1, @token_id_0, @token_id_1,
       @tick_size, @min_order_size, @neg_risk, @neg_risk_market_id, @event_id, @end_date, @created_at, @paused, @winner,
-      @resolved_at, @closed, @accepting_orders, @chain_prepared, @chain_reported)`);
+      @resolved_at, @closed, @accepting_orders, @chain_prepared, @chain_reported, @fee_rate_bps)`);
     this.sPaused = db.prepare('UPDATE markets SET paused = ? WHERE condition_id = ?');
     this.sResolved = db.prepare('UPDATE markets SET winner = ?, resolved_at = ?, closed = 1, accepting_orders = 0 WHERE condition_id = ?');
     this.sChainPrepared = db.prepare('UPDATE markets SET chain_prepared = 1 WHERE condition_id = ?');
     this.sChainReported = db.prepare('UPDATE markets SET chain_reported = 1 WHERE condition_id = ?');
+    this.sFeeRate = db.prepare('UPDATE markets SET fee_rate_bps = ? WHERE condition_id = ?');
+    this.sTickSize = db.prepare('UPDATE markets SET tick_size = ? WHERE condition_id = ?');
     this.sMaxEvent = db.prepare('SELECT COALESCE(MAX(event_id), 0) FROM markets').pluck();
     this.sGetSetting = db.prepare('SELECT value FROM settings WHERE key = ?').pluck();
     this.sSetSetting = db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
@@ -143,6 +151,7 @@ export class MarketRepo {
       accepting_orders: m.acceptingOrders ? 1 : 0,
       chain_prepared: m.chainPrepared ? 1 : 0,
       chain_reported: m.chainReported ? 1 : 0,
+      fee_rate_bps: m.feeRateBps,
     });
   }
 
@@ -160,6 +169,14 @@ export class MarketRepo {
 
   setChainReported(conditionId: string): void {
     this.sChainReported.run(conditionId);
+  }
+
+  setFeeRate(conditionId: string, feeRateBps: number): void {
+    this.sFeeRate.run(feeRateBps, conditionId);
+  }
+
+  setTickSize(conditionId: string, tickSize: bigint): void {
+    this.sTickSize.run(tickSize, conditionId);
   }
 
   getSetting(key: string): string | undefined {

@@ -1,11 +1,11 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { formatUnits, parseUnits } from '../../protocol/amounts.js';
 import { ApiError } from '../../protocol/errors.js';
-import { CreateMarketBody, FaucetBody, FaucetResponse, PauseBody, PauseResponse, ResolveBody, ResolveParams, StatsResponse } from '../../protocol/schemas/admin.js';
+import { CreateMarketBody, FeeRateBody, FaucetBody, FaucetResponse, PauseBody, PauseResponse, ResolveBody, ResolveParams, StatsResponse } from '../../protocol/schemas/admin.js';
 import { PublicMarketSchema } from '../../protocol/schemas/markets.js';
 import type { EngineContext } from '../../services/context.js';
 import { MarketDataService } from '../../services/markets/marketDataService.js';
+import { operatorGuard } from './operatorGuard.js';
 
 const TAG = ['operator'];
 const SECURITY = [{ operatorToken: [] }];
@@ -14,20 +14,7 @@ const SECURITY = [{ operatorToken: [] }];
 export function adminRoutes(app: FastifyInstance, ctx: EngineContext): void {
   const data = new MarketDataService(ctx);
 
-  const requireOperator = async (req: FastifyRequest): Promise<void> => {
-    const header = req.headers.authorization ?? '';
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    const expected = Buffer.from(ctx.secrets.operatorToken);
-    const given = Buffer.from(m?.[1] ?? '');
-    if (!m || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      throw new ApiError(
-        'operator_unauthorized',
-        m
-          ? 'The operator token is wrong. Use the operatorToken printed in the ready line (also in secrets.json of the data directory).'
-          : 'Operator routes need the header Authorization: Bearer <operatorToken> (printed in the ready line).',
-      );
-    }
-  };
+  const requireOperator = operatorGuard(ctx);
   // Pause and resume take an optional body: treat "no body" as {} before the schema sees it.
   const emptyBodyIsObject = async (req: FastifyRequest): Promise<void> => {
     if (req.body === undefined || req.body === null) req.body = {};
@@ -44,6 +31,15 @@ export function adminRoutes(app: FastifyInstance, ctx: EngineContext): void {
         }
       }
     };
+  // feeRateBps is a JSON integer; a string such as "100" is refused rather than coerced.
+  const jsonNumber =
+    (field: string) =>
+    async (req: FastifyRequest): Promise<void> => {
+      const body = req.body as Record<string, unknown> | undefined;
+      if (body && typeof body === 'object' && field in body && typeof body[field] !== 'number') {
+        throw new ApiError('invalid_field', `${field} must be a JSON integer such as 100 (basis points), not a JSON ${typeof body[field]}.`, { details: { field } });
+      }
+    };
   const base = { onRequest: requireOperator };
 
   app.get('/admin/stats', { ...base, schema: { tags: TAG, security: SECURITY, summary: 'Counters of the order path: writer thread batches, signature-recovery batches, main-connection group commits', response: { 200: StatsResponse } } }, async () => ({
@@ -51,8 +47,8 @@ export function adminRoutes(app: FastifyInstance, ctx: EngineContext): void {
     writeBatcher: { ...ctx.writes.stats },
   }));
 
-  app.post('/admin/markets', { ...base, preValidation: decimalStrings('tickSize', 'minOrderSize'), schema: { tags: TAG, security: SECURITY, summary: 'Create a binary market', body: CreateMarketBody, response: { 201: PublicMarketSchema } } }, async (req, reply) => {
-    const b = req.body as { question: string; description?: string; outcomes?: string[]; tickSize: string; minOrderSize: string; negRisk?: boolean; endDate?: string | null; eventId?: number };
+  app.post('/admin/markets', { ...base, preValidation: [decimalStrings('tickSize', 'minOrderSize'), jsonNumber('feeRateBps')], schema: { tags: TAG, security: SECURITY, summary: 'Create a binary market', body: CreateMarketBody, response: { 201: PublicMarketSchema } } }, async (req, reply) => {
+    const b = req.body as { question: string; description?: string; outcomes?: string[]; tickSize: string; minOrderSize: string; negRisk?: boolean; endDate?: string | null; eventId?: number; feeRateBps?: number };
     const tickSize = parseUnits(b.tickSize);
     if (tickSize === undefined) throw new ApiError('invalid_field', `tickSize must be a decimal string: "0.1", "0.01", "0.001" or "0.0001"; got ${JSON.stringify(b.tickSize)}.`, { details: { field: 'tickSize' } });
     const minOrderSize = parseUnits(b.minOrderSize);
@@ -71,6 +67,7 @@ export function adminRoutes(app: FastifyInstance, ctx: EngineContext): void {
       negRisk: b.negRisk ?? false,
       endDate: b.endDate ?? null,
       ...(b.eventId !== undefined ? { eventId: b.eventId } : {}),
+      ...(b.feeRateBps !== undefined ? { feeRateBps: b.feeRateBps } : {}),
     });
     return reply.code(201).send(data.publicMarket(market));
   });
@@ -115,6 +112,15 @@ export function adminRoutes(app: FastifyInstance, ctx: EngineContext): void {
       const { conditionId } = req.params as { conditionId: string };
       const { winningOutcomeIndex } = req.body as { winningOutcomeIndex: number };
       return data.publicMarket(await ctx.markets.resolve(conditionId, winningOutcomeIndex));
+    },
+  );
+
+  app.put(
+    '/admin/markets/:conditionId/fee-rate',
+    { ...base, preValidation: jsonNumber('feeRateBps'), schema: { tags: TAG, security: SECURITY, summary: "Set a market's taker fee rate (bps)", params: ResolveParams, body: FeeRateBody, response: { 200: PublicMarketSchema } } },
+    async (req) => {
+      const { conditionId } = req.params as { conditionId: string };
+      return data.publicMarket(await ctx.markets.setFeeRate(conditionId, (req.body as { feeRateBps: number }).feeRateBps));
     },
   );
 

@@ -9,6 +9,7 @@ import { openapiRoutes } from './openapiRoutes.js';
 import { orderRoutes } from './orderRoutes.js';
 import { relayerRoutes } from './relayerRoutes.js';
 import { rendererRoutes } from './rendererRoutes.js';
+import { simRoutes } from './simRoutes.js';
 
 /** Base paths of the three services on the one listener (decisions §0). */
 export const RELAYER_PREFIX = '/relayer';
@@ -23,6 +24,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: EngineContext): 
     marketDataRoutes(trading, ctx);
     adminRoutes(trading, ctx);
     compatRoutes(trading, ctx);
+    simRoutes(trading, ctx);
   });
   await app.register(async (relayer) => relayerRoutes(relayer, ctx), { prefix: RELAYER_PREFIX });
   await app.register(async (data) => dataApiRoutes(data, ctx), { prefix: DATA_PREFIX });

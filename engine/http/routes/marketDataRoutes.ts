@@ -119,9 +119,10 @@ export function marketDataRoutes(app: FastifyInstance, ctx: EngineContext): void
     return { neg_risk: data.token((req.query as { token_id: string }).token_id).market.negRisk };
   });
 
-  app.get('/fee-rate', { schema: { tags: TAG, summary: 'Base fee in bps (always 0 here)', querystring: FeeRateQuery } }, async (req) => {
+  app.get('/fee-rate', { schema: { tags: TAG, summary: 'Taker fee rate of the token’s market in bps (what a signed order’s feeRateBps must be at least)', querystring: FeeRateQuery } }, async (req) => {
     const q = req.query as { token_id?: string };
-    if (q.token_id !== undefined && q.token_id !== '') data.token(q.token_id);
+    // The taker fee rate of the token's market (decisions §9); without a token, the fee-free default.
+    if (q.token_id !== undefined && q.token_id !== '') return { base_fee: data.token(q.token_id).market.feeRateBps };
     return { base_fee: 0 };
   });
 

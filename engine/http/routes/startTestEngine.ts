@@ -10,7 +10,7 @@ import type { EngineContext } from '../../services/context.js';
 /** A whole engine without a chain or demo data in a temp data directory, for route tests with inject. */
 export async function startTestEngine(clock: Clock, config: Partial<EngineConfig> = {}): Promise<{ ctx: EngineContext; app: FastifyInstance; close(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'routes-'));
-  const engine = await createEngine({ dataDir, chain: 'none', seedDemo: false, rateLimits: false, ...config }, { clock });
+  const engine = await createEngine({ dataDir, chain: 'none', seedDemo: false, rateLimits: false, simulation: false, ...config }, { clock });
   return {
     ctx: engine.ctx,
     app: engine.app,

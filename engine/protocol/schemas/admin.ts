@@ -11,6 +11,7 @@ export const CreateMarketBody = Type.Object(
     negRisk: Type.Optional(Type.Boolean({ description: 'default false' })),
     endDate: Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], description: 'ISO 8601 date or date-time' })),
     eventId: Type.Optional(Type.Integer({ minimum: 1, description: 'Existing event to join; default a fresh event id' })),
+    feeRateBps: Type.Optional(Type.Integer({ minimum: 0, maximum: 10000, description: 'Taker fee rate in basis points, default 0 (decisions §9)' })),
   },
   { additionalProperties: false },
 );
@@ -54,3 +55,8 @@ export const StatsResponse = Type.Object({
   }),
   writeBatcher: Type.Object({ transactions: Counter, writes: Counter, syncs: Counter, checkpoints: Counter, syncMs: Type.Number() }),
 });
+
+export const FeeRateBody = Type.Object(
+  { feeRateBps: Type.Integer({ minimum: 0, maximum: 10000, description: 'Taker fee rate in basis points (100 = 1 %)' }) },
+  { additionalProperties: false },
+);

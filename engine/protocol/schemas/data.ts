@@ -160,6 +160,8 @@ export const Position = Type.Object({
   totalBought: N('Lifetime shares acquired'),
   realizedPnl: N('Σ over exits of qty × (exitPrice − avgPrice)'),
   percentRealizedPnl: N('(size × exitPrice − initialValue) / initialValue × 100; exitPrice = payout, else best bid, else curPrice'),
+  entryFeesUsdc: Type.Optional(N('Taker fees paid buying this token (present when non-zero); initialValue and avgPrice stay fee-exclusive')),
+  grossInitialValue: Type.Optional(N('initialValue + entryFeesUsdc (present when fees were paid)')),
   curPrice: N('Payout if resolved, else midpoint, else last trade, else 0'),
   redeemable: B('Resolved and held'),
   mergeable: B('Both outcomes held, unresolved'),
@@ -225,6 +227,7 @@ export const Trade = Type.Object({
   outcomeIndex: I(),
   ...profileFields,
   transactionHash: S(),
+  fee: Type.Optional(N('Taker fee of this fill in collateral (decisions §9); present on a taker fill that paid one')),
 });
 export type TradeJson = Static<typeof Trade>;
 
@@ -243,6 +246,7 @@ export const Activity = Type.Object({
   ...marketFields,
   outcome: S(),
   ...profileFields,
+  fee: Type.Optional(N('Taker fee paid on this trade in collateral (decisions §9), present when non-zero; usdcSize stays fee-exclusive')),
 });
 export type ActivityJson = Static<typeof Activity>;
 

@@ -178,6 +178,7 @@ export const TradeRecordSchema = Type.Object({
   side: SideSchema,
   size: Type.String(),
   fee_rate_bps: Type.String(),
+  fee: Type.Optional(Type.String({ description: 'Taker fee of this fill in collateral (decisions §9): rate × min(price, 1 − price) × size, rounded down' })),
   price: Type.String({ description: "Execution price on the taker's token" }),
   status: Type.String({ description: 'CONFIRMED (settled immediately)' }),
   match_time: Type.String({ description: 'Unix seconds' }),

@@ -114,6 +114,7 @@ export class DataService {
     if (limit === 0) return [];
 
     const marks = new MarkPrices(this.ctx);
+    const fees = this.feesByToken(user, scope);
     const open = this.replay(user, scope, dir)
       .all()
       .filter(isOpen)
@@ -151,7 +152,8 @@ export class DataService {
         cashPnl: microToNumber(p.cashPnl),
         percentPnl: percentOf(p.cashPnl, p.initialValue),
         totalBought: microToNumber(s.totalBought),
-        realizedPnl: microToNumber(p.realized),
+        realizedPnl: microToNumber(p.realized - (fees.get(feeKey(s, 'SELL')) ?? 0n)),
+        ...entryFeeFields(fees.get(feeKey(s, 'BUY')), p.initialValue),
         percentRealizedPnl: percentOf(picoToMicro(s.amount * p.exitPrice) - p.initialValue, p.initialValue),
         curPrice: microToNumber(p.curPrice),
         redeemable: p.info.winner !== null,
@@ -178,6 +180,7 @@ export class DataService {
     if (limit === 0) return [];
 
     const marks = new MarkPrices(this.ctx);
+    const fees = this.feesByToken(user, scope);
     const rows = this.replay(user, scope, dir)
       .all()
       .filter((s) => !isOpen(s) && s.closedAtMs !== undefined)
@@ -197,7 +200,7 @@ export class DataService {
         conditionId: s.conditionId,
         avgPrice: microToNumber(s.avgPrice),
         totalBought: microToNumber(s.totalBought),
-        realizedPnl: microToNumber(p.realized),
+        realizedPnl: microToNumber(p.realized - (fees.get(feeKey(s, 'SELL')) ?? 0n)),
         curPrice: microToNumber(p.curPrice),
         timestamp: Math.floor((s.closedAtMs ?? 0) / 1000),
         ...marketFields(p.info),
@@ -317,6 +320,7 @@ export class DataService {
         outcomeIndex: f.outcomeIndex,
         ...EMPTY_PROFILE,
         transactionHash: f.transactionHash,
+        ...feeField(f.fee),
       };
     });
   }
@@ -348,6 +352,7 @@ export class DataService {
     }
     const rows: Row[] = [];
     if (types.includes('TRADE')) {
+      const fees = this.repo.feesByTrade(user);
       for (const r of this.repo.shareMovements(user, scope)) {
         if (r.kind !== 'trade' || !inWindow(r.timeMs) || r.delta === 0n) continue;
         const rowSide = r.side ?? (r.delta > 0n ? 'BUY' : 'SELL');
@@ -376,6 +381,7 @@ export class DataService {
             ...marketFields(info),
             outcome: info.outcome(r.outcomeIndex),
             ...EMPTY_PROFILE,
+            ...feeField(r.tradeId === null ? undefined : fees.get(r.tradeId)),
           },
         });
       }
@@ -485,6 +491,11 @@ export class DataService {
   }
 
   /** Replays a wallet's share movements (optionally of some markets) into average-cost positions. */
+  /** Taker fees the wallet paid, by token and side (feeKey). Realized PnL is net of the fees paid on exits. */
+  private feesByToken(user: string, conditionIds: readonly string[] | undefined): Map<string, bigint> {
+    return new Map(this.repo.feesPaid(user, conditionIds).map((f) => [feeKey(f, f.side), f.fee]));
+  }
+
   private replay(user: string, conditionIds: readonly string[] | undefined, dir: MarketDirectory) {
     const movements: ShareMovement[] = [];
     for (const r of this.repo.shareMovements(user, conditionIds)) {
@@ -527,4 +538,18 @@ export class DataService {
       realized: picoToMicro(s.realizedPico),
     };
   }
+}
+
+function feeKey(p: { conditionId: string; outcomeIndex: number }, side: 'BUY' | 'SELL'): string {
+  return p.conditionId + ':' + p.outcomeIndex + ':' + side;
+}
+
+/** The newer data-API fields for fees paid on entry (data-api.md): only when there were any. */
+function entryFeeFields(fee: bigint | undefined, initialValue: bigint): { entryFeesUsdc?: number; grossInitialValue?: number } {
+  if (fee === undefined || fee === 0n) return {};
+  return { entryFeesUsdc: microToNumber(fee), grossInitialValue: microToNumber(initialValue + fee) };
+}
+
+function feeField(fee: bigint | undefined): { fee?: number } {
+  return fee === undefined || fee === 0n ? {} : { fee: microToNumber(fee) };
 }

@@ -5,6 +5,7 @@ import { ApiError } from '../../protocol/errors.js';
 import { MarketRepo, type MarketRow } from '../../store/marketRepo.js';
 import type { EngineContext } from '../context.js';
 import { prepareMarketOnChain, reportMarketOnChain } from './marketChain.js';
+import { checkedFeeRateBps } from '../fees/takerFee.js';
 
 /** A market of the registry. Amounts are bigint micro-units (6 decimals); token ids decimal uint256 strings. */
 export type Market = Readonly<MarketRow>;
@@ -25,6 +26,8 @@ export interface CreateMarketInput {
   endDate?: string | null;
   /** Integer ≥ 1; omitted → a fresh event id. */
   eventId?: number;
+  /** Taker fee rate in basis points, 0..10000; default 0 (decisions §9). */
+  feeRateBps?: number;
 }
 
 export type PauseState = 'system_paused' | 'condition_paused' | null;
@@ -143,6 +146,7 @@ export class MarketService {
       acceptingOrders: true,
       chainPrepared: false,
       chainReported: false,
+      feeRateBps: v.feeRateBps,
     };
     // Row first, chain second: the market exists (and trades) even if the chain is down; the condition
     // is prepared on chain now or on a later retry.
@@ -179,6 +183,27 @@ export class MarketService {
 
   async resume(conditionId?: string): Promise<void> {
     await this.setPaused(conditionId, false);
+  }
+
+  /** Changes a market's taker fee rate (operator); orders signed with a lower feeRateBps are refused from now on. */
+  async setFeeRate(conditionId: string, feeRateBps: number): Promise<Market> {
+    const m = this.requireMarket(conditionId);
+    const bps = checkedFeeRateBps(feeRateBps);
+    await this.ctx.writes.commit(() => this.repo.setFeeRate(m.conditionId, bps));
+    return this.replace({ ...m, feeRateBps: bps });
+  }
+
+  /**
+   * Changes a market's tick size (operator, scenarios). New orders must be on the new tick; orders
+   * already resting stay where they are, as on the public exchange when a tick changes.
+   */
+  async setTickSize(conditionId: string, tickSize: bigint): Promise<Market> {
+    const m = this.requireMarket(conditionId);
+    if (!TICK_SIZES.includes(tickSize)) {
+      throw new ApiError('invalid_field', `tickSize must be one of 0.1, 0.01, 0.001, 0.0001; got ${formatUnits(tickSize)}.`, { details: { field: 'tickSize' } });
+    }
+    await this.ctx.writes.commit(() => this.repo.setTickSize(m.conditionId, tickSize));
+    return this.replace({ ...m, tickSize });
   }
 
   /** Why placement on this market is refused right now, if it is: the global breaker wins. */
@@ -324,6 +349,7 @@ export class MarketService {
       negRisk: input.negRisk === true,
       endDate,
       eventId: input.eventId,
+      feeRateBps: checkedFeeRateBps(input.feeRateBps ?? 0),
     };
   }
 }

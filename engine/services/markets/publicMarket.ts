@@ -80,7 +80,7 @@ export function publicMarket(m: Market, prices: [string, string], systemPaused: 
     accepting_order_timestamp: new Date(m.createdAt).toISOString(),
     enable_order_book: true,
     maker_base_fee: 0,
-    taker_base_fee: 0,
+    taker_base_fee: m.feeRateBps,
     rewards: { rates: null, min_size: 0, max_spread: 0 },
     is_50_50_outcome: false,
     icon: '',

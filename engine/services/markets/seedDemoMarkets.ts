@@ -155,7 +155,7 @@ async function placeAll(ctx: EngineContext, address: string, bodies: PostOrderBo
  * signature (the seeding test checks it with viem's recoverTypedDataAddress) but costs ~10 ms per order,
  * which would make a cold start of ~50 orders noticeably slower.
  */
-class DemoSigner {
+export class DemoSigner {
   private readonly key: Uint8Array;
   readonly address: Address;
 
@@ -168,11 +168,11 @@ class DemoSigner {
     this.address = publicKeyToAddress(bytesToHex(secp256k1.publicKeyCreate(this.key, false)));
   }
 
-  /** A signed GTC order for `size` shares of outcome `outcomeIndex` at `price` (micro-units). */
-  order(market: Market, outcomeIndex: 0 | 1, side: Side, price: bigint, size: bigint): PostOrderBody {
+  /** A signed GTC order for `size` shares (participants pass a seeded `salt` so their orders replay exactly) of outcome `outcomeIndex` at `price` (micro-units). */
+  order(market: Market, outcomeIndex: 0 | 1, side: Side, price: bigint, size: bigint, salt?: string, feeRateBps = market.feeRateBps): PostOrderBody {
     const cost = (price * size) / ONE;
     const struct: OrderStruct = {
-      salt: BigInt('0x' + randomBytes(6).toString('hex')).toString(),
+      salt: salt ?? BigInt('0x' + randomBytes(6).toString('hex')).toString(),
       maker: this.address,
       signer: this.address,
       taker: ZERO_ADDRESS,
@@ -181,7 +181,7 @@ class DemoSigner {
       takerAmount: (side === 'BUY' ? size : cost).toString(),
       expiration: '0',
       nonce: '0',
-      feeRateBps: '0',
+      feeRateBps: String(feeRateBps),
       side,
       signatureType: 0,
     };

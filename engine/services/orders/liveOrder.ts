@@ -32,6 +32,8 @@ export interface TradableMarket {
   readonly minOrderSize: bigint;
   readonly negRisk: boolean;
   readonly winner: 0 | 1 | null;
+  /** Taker fee rate in basis points (decisions §9); absent = 0. */
+  readonly feeRateBps?: number;
 }
 
 /** Size still open on an order. */

@@ -22,6 +22,7 @@ import { settleFill } from './settleFill.js';
 import { toTradeRecord, type TradeRecord } from './tradeRecord.js';
 import { sharedSignatureVerifier, type SignatureVerifier } from '../crypto/signatureVerifier.js';
 import { GTD_BUFFER_SECONDS, isRejection, signingDigestOf, validateOrder, type ValidationDeps } from './validateOrder.js';
+import { feeLedgerEntries, feeRateRejection, takerFee, takerFeeBound } from '../fees/takerFee.js';
 
 export type { PlacementResult } from './placementResult.js';
 export type { OrderRecord } from './orderRecord.js';
@@ -262,6 +263,9 @@ export class OrderService {
     deps.nowMs = now;
     const v = validateOrder(identity, body, deps);
     if (isRejection(v)) return { result: rejected(v.code, v.message), ops, keys: [] };
+    const feeRate = v.market.feeRateBps ?? 0;
+    const feeProblem = feeRateRejection(v.feeRateBps, feeRate, v.tokenId);
+    if (feeProblem) return { result: rejected(feeProblem.code, feeProblem.message), ops, keys: [] };
 
     const digestKey = 'd:' + v.digest;
     const saltKey = 's:' + v.maker + ':' + v.salt;
@@ -279,7 +283,8 @@ export class OrderService {
     }
 
     const asset = v.side === 'BUY' ? COLLATERAL : v.tokenId;
-    const need = v.side === 'BUY' ? v.makerAmount : v.size;
+    // A BUY that takes pays the taker fee on top of its cost: hold back the most it can owe (takerFee.ts).
+    const need = v.side === 'BUY' ? v.makerAmount + takerFeeBound(feeRate, v.price, v.size) : v.size;
     const available = this.sheet.available(v.maker, asset);
     let warning: { code: 'INVALID_ORDER_NOT_ENOUGH_BALANCE'; message: string } | undefined;
     if (need > available) {
@@ -352,6 +357,12 @@ export class OrderService {
     }
 
     const remaining = remainingOf(order);
+    // A resting BUY is a maker from now on (no fee): keep only the limit cost of what rests.
+    const restCap = buyReservationFor(order, remaining);
+    if (outcome.rested && order.side === 'BUY' && order.reserved > restCap) {
+      this.sheet.reserve(order.maker, asset, restCap - order.reserved);
+      order.reserved = restCap;
+    }
     if (!outcome.rested && order.reserved !== 0n) {
       this.sheet.reserve(order.maker, asset, -order.reserved);
       order.reserved = 0n;
@@ -391,7 +402,11 @@ export class OrderService {
       COLLATERAL,
     );
     const tradeId = this.ids.next(now);
-    const entries: LedgerEntry[] = [];
+    const fee = takerFee(this.ctx.markets.byCondition(taker.conditionId)?.feeRateBps ?? 0, takerPrice, size);
+    const entries: LedgerEntry[] = feeLedgerEntries(taker.maker, fee, {
+      time: now, conditionId: taker.conditionId, outcomeIndex: taker.outcomeIndex, side: taker.side, price: takerPrice, tradeId, orderId: taker.id, transactionHash: txHash,
+    });
+    for (const e of entries) this.sheet.add(e.address, e.asset, e.delta);
     for (const m of s.moves) {
       this.sheet.add(m.address, m.asset, m.delta);
       const party = m.role === 'taker' ? taker : maker;
@@ -411,7 +426,7 @@ export class OrderService {
         transactionHash: txHash,
       });
     }
-    this.consume(taker, size, s.takerCollateral);
+    this.consume(taker, size, s.takerCollateral + fee);
     this.consume(maker, size, s.makerCollateral);
     maker.updatedAt = now;
     if (makerGone) {
@@ -448,7 +463,7 @@ export class OrderService {
       kind: s.kind,
       takerFeeRateBps: taker.feeRateBps,
       makerFeeRateBps: maker.feeRateBps,
-      fee: 0n,
+      fee,
       transactionHash: txHash,
     };
     this.rememberLastTrade(trade);

@@ -162,6 +162,8 @@ export interface OrderSpec {
   chainId?: number;
   owner?: string;
   postOnly?: boolean;
+  /** Signed feeRateBps; default '0'. */
+  feeRateBps?: string;
 }
 
 /** A POST /order body signed by `account` with viem (real EIP-712 signature). */
@@ -180,7 +182,7 @@ export async function signedBody(account: PrivateKeyAccount, spec: OrderSpec): P
     takerAmount: takerAmount.toString(),
     expiration: (spec.expiration ?? 0n).toString(),
     nonce: '0',
-    feeRateBps: '0',
+    feeRateBps: spec.feeRateBps ?? '0',
     side: spec.side,
     signatureType: spec.signatureType ?? 0,
   } as const;

@@ -27,6 +27,8 @@ export interface TradeRecord {
   side: TradeRow['takerSide'];
   size: string;
   fee_rate_bps: string;
+  /** Taker fee of this fill, collateral (decisions §9). */
+  fee: string;
   price: string;
   status: 'CONFIRMED';
   match_time: string;
@@ -53,6 +55,7 @@ export function toTradeRecord(t: TradeRow, outcomes: readonly [string, string] |
     side: t.takerSide,
     size: formatUnits(t.size),
     fee_rate_bps: t.takerFeeRateBps,
+    fee: formatUnits(t.fee),
     price: formatUnits(t.price),
     status: 'CONFIRMED',
     match_time: seconds,

@@ -5,6 +5,7 @@ import { ErrorLine } from '../components/ErrorLine.js';
 import { useSelection, useSession } from '../api/hooks.js';
 import { createAdminApi } from '../api/clientAdapter.js';
 import { desktopBridge, loadOperatorToken, rememberOperatorToken } from '../desktop.js';
+import { SimulationPanel } from './SimulationPanel.js';
 
 /** Operator tools: only offered when the operator token is known (desktop app, npm start, or pasted). */
 export function AdminPanel() {
@@ -118,6 +119,7 @@ export function AdminPanel() {
           </button>
         </fieldset>
       </div>
+      <SimulationPanel operatorToken={token.data} />
       {last ? <div className="dim" data-testid="admin-last">{last}</div> : null}
       <ErrorLine error={error} />
     </div>

@@ -5,6 +5,7 @@ import { useMyTrades, useSession } from '../api/hooks.js';
 import { isMissingRoute } from '../api/describeError.js';
 import type { TradeRecord } from '../api/types.js';
 import { useMarketLabels } from './useMarketLabels.js';
+import { useSimulatedAddresses } from './SimulationPanel.js';
 
 /** The reader's own view of a trade: as taker the taker fields; as maker, the maker leg. */
 function myLeg(t: TradeRecord) {
@@ -18,6 +19,7 @@ export function MyTradesPanel() {
   const session = useSession();
   const { question } = useMarketLabels();
   const trades = useMyTrades(session.trader);
+  const simulated = useSimulatedAddresses();
   if (!session.trader?.hasCredentials) return <Empty>Your fills appear here once the wallet has an API key.</Empty>;
   if (trades.error && isMissingRoute(trades.error)) return <Empty>Trade history is not available on this engine yet.</Empty>;
   const rows = trades.data ?? [];
@@ -41,7 +43,7 @@ export function MyTradesPanel() {
               return (
                 <tr key={`${t.id}-${leg.role}`} data-testid="my-trade-row" data-trade-id={t.id}>
                   <LegCells time={t.match_time} market={question(t.market)} outcome={leg.outcome} side={leg.side} price={leg.price} size={leg.size} />
-                  <td>{leg.role}</td>
+                  <td>{leg.role}{simulated.has((leg.role === 'TAKER' ? t.maker_orders?.[0]?.maker_address : t.maker_address)?.toLowerCase() ?? '') ? <span className="dim" title="the counterparty was a simulated participant" data-testid="sim-marker"> · sim</span> : null}</td>
                   <td>{t.status}</td>
                   <IdCell id={t.id} />
                 </tr>

@@ -1,0 +1,94 @@
+import type { ScenarioProgress, ScenarioSummary } from '../protocol/schemas/scenario.js';
+import { ClientHttpError } from './clientHttpError.js';
+
+export type { ScenarioProgress, ScenarioSummary };
+
+/** A simulated participant as GET /sim/participants lists it (decisions §9). */
+export interface SimParticipant {
+  address: string;
+  name: string;
+  role: 'marketMaker' | 'noise' | 'informed' | 'whale';
+  market: string;
+}
+
+export interface SimParticipantState {
+  name: string;
+  role: SimParticipant['role'];
+  address: string;
+  conditionId: string;
+  enabled: boolean;
+  intensity: number;
+  latencyMs: number;
+  knobs: Record<string, number | string>;
+  orders: number;
+}
+
+export interface SimMarketState {
+  conditionId: string;
+  enabled: boolean;
+  seed: number;
+  fair: string;
+  participants: SimParticipantState[];
+}
+
+export interface SimMarketChange {
+  enabled?: boolean;
+  participant?: string;
+  participantEnabled?: boolean;
+  intensity?: number;
+  latencyMs?: number;
+  knobs?: Record<string, number | string>;
+  fair?: string;
+}
+
+/**
+ * The simulation routes (participants, scenarios): the public participant list and the operator controls.
+ * Isomorphic (fetch only), like the exchange client.
+ */
+export class SimClient {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly operatorToken?: string,
+    private readonly fetchImpl: typeof fetch = (...args: Parameters<typeof fetch>) => globalThis.fetch(...args),
+  ) {}
+
+  /** Public: every simulated participant's address (to mark a simulated counterparty). */
+  participants(): Promise<SimParticipant[]> {
+    return this.call('GET', '/sim/participants', undefined, false);
+  }
+
+  state(): Promise<{ enabled: boolean; markets: SimMarketState[] }> {
+    return this.call('GET', '/admin/sim');
+  }
+
+  changeMarket(conditionId: string, change: SimMarketChange): Promise<SimMarketState> {
+    return this.call('PUT', `/admin/sim/markets/${encodeURIComponent(conditionId)}`, change);
+  }
+
+  scenarios(): Promise<{ library: ScenarioSummary[]; current: ScenarioProgress | null }> {
+    return this.call('GET', '/admin/scenarios');
+  }
+
+  startScenario(start: { name: string } | { scenario: unknown }): Promise<ScenarioProgress> {
+    return this.call('POST', '/admin/scenarios', start);
+  }
+
+  stopScenario(): Promise<{ stopped: ScenarioProgress | null }> {
+    return this.call('DELETE', '/admin/scenarios/current');
+  }
+
+  private async call<R>(method: string, path: string, body?: unknown, operator = true): Promise<R> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (operator) {
+      if (!this.operatorToken) throw new Error('Simulation controls need the operator token (printed in the ready line as operatorToken).');
+      headers.authorization = `Bearer ${this.operatorToken}`;
+    }
+    const url = this.baseUrl.replace(/\/+$/, '') + path;
+    const res = await this.fetchImpl(url, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const text = await res.text();
+    const parsed: unknown = text === '' ? text : JSON.parse(text);
+    if (!res.ok) throw new ClientHttpError({ status: res.status, body: parsed, method, url });
+    return parsed as R;
+  }
+}

@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { ManualClock } from '../../services/clock.js';
+import type { EngineContext } from '../../services/context.js';
+import { startTestEngine } from './startTestEngine.js';
+
+describe('market fee rates over HTTP', () => {
+  let ctx: EngineContext;
+  let close: () => Promise<void>;
+  let app: FastifyInstance;
+  let auth: Record<string, string>;
+
+  before(async () => {
+    ({ ctx, app, close } = await startTestEngine(new ManualClock(1_800_000_000_000)));
+    auth = { authorization: `Bearer ${ctx.secrets.operatorToken}`, 'content-type': 'application/json' };
+  });
+  after(() => close());
+
+  const create = (body: Record<string, unknown>) =>
+    app.inject({ method: 'POST', url: '/admin/markets', headers: auth, payload: JSON.stringify({ question: 'Fees?', tickSize: '0.01', minOrderSize: '5', ...body }) });
+
+  test('a market is created with a fee rate, GET /fee-rate and the market show it, and the operator changes it', async () => {
+    const m = (await create({ question: 'Fee market?', feeRateBps: 150 })).json();
+    assert.equal(m.taker_base_fee, 150);
+    const token = m.tokens[0].token_id;
+    assert.deepEqual((await app.inject({ method: 'GET', url: `/fee-rate?token_id=${token}` })).json(), { base_fee: 150 });
+    const put = await app.inject({ method: 'PUT', url: `/admin/markets/${m.condition_id}/fee-rate`, headers: auth, payload: JSON.stringify({ feeRateBps: 0 }) });
+    assert.equal(put.statusCode, 200);
+    assert.equal(put.json().taker_base_fee, 0);
+    assert.deepEqual((await app.inject({ method: 'GET', url: `/fee-rate?token_id=${token}` })).json(), { base_fee: 0 });
+    assert.equal(ctx.markets.byCondition(m.condition_id)?.feeRateBps, 0);
+  });
+
+  test('the default rate is 0 and a bad rate is a 400 naming feeRateBps', async () => {
+    assert.equal((await create({ question: 'Free market?' })).json().taker_base_fee, 0);
+    for (const feeRateBps of [-1, 10_001, 1.5, '100']) {
+      const r = await create({ feeRateBps });
+      assert.equal(r.statusCode, 400, JSON.stringify(feeRateBps));
+      assert.match(JSON.stringify(r.json()), /feeRateBps/);
+    }
+    const m = (await create({ question: 'Another?' })).json();
+    const put = await app.inject({ method: 'PUT', url: `/admin/markets/${m.condition_id}/fee-rate`, headers: auth, payload: JSON.stringify({ feeRateBps: 20_000 }) });
+    assert.equal(put.statusCode, 400);
+    assert.match(JSON.stringify(put.json()), /feeRateBps/);
+    const noAuth = await app.inject({ method: 'PUT', url: `/admin/markets/${m.condition_id}/fee-rate`, headers: { 'content-type': 'application/json' }, payload: '{"feeRateBps":1}' });
+    assert.equal(noAuth.statusCode, 401);
+  });
+});

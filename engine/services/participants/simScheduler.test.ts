@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ManualClock, systemClock } from '../clock.js';
+import { SimScheduler } from './simScheduler.js';
+
+describe('the simulation scheduler', () => {
+  it('runs jobs in (time, insertion) order and moves the manual clock to each job in fast mode', async () => {
+    const clock = new ManualClock(1_000);
+    const s = new SimScheduler(clock, clock);
+    const seen: Array<[string, number]> = [];
+    s.at(3_000, () => void seen.push(['c', clock.nowMs()]));
+    s.at(2_000, () => void seen.push(['a', clock.nowMs()]));
+    s.at(2_000, () => {
+      seen.push(['b', clock.nowMs()]);
+      s.at(2_500, () => void seen.push(['b2', clock.nowMs()]));
+    });
+    s.at(9_000, () => void seen.push(['late', clock.nowMs()]));
+    await s.runUntil(5_000);
+    assert.deepEqual(seen, [['a', 2_000], ['b', 2_000], ['b2', 2_500], ['c', 3_000]]);
+    assert.equal(clock.nowMs(), 5_000);
+    assert.equal(s.pending, 1);
+  });
+
+  it('keeps running after a job throws, in real time', async () => {
+    const s = new SimScheduler(systemClock);
+    const seen: string[] = [];
+    const now = systemClock.nowMs();
+    s.at(now + 5, () => {
+      throw new Error('boom');
+    });
+    s.at(now + 10, () => void seen.push('after'));
+    s.start();
+    await sleep(60);
+    s.stop();
+    assert.deepEqual(seen, ['after']);
+  });
+});

@@ -1,0 +1,96 @@
+import type { Clock, ManualClock } from '../clock.js';
+
+interface Job {
+  at: number;
+  seq: number;
+  run: () => Promise<void> | void;
+}
+
+/**
+ * The simulation's only timer, driven by the engine clock. Jobs run one at a time in (time, insertion)
+ * order, so the sequence of participant actions is a function of the seed alone. Real time: one
+ * setTimeout for the earliest job. Fast mode (a ManualClock): `runUntil` moves the clock from job to job
+ * without waiting.
+ */
+export class SimScheduler {
+  private readonly queue: Job[] = [];
+  private seq = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private draining = false;
+  private started = false;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly manual?: ManualClock,
+  ) {}
+
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  /** Runs `run` at clock time `at` (ms). */
+  at(at: number, run: Job['run']): void {
+    const job = { at, seq: this.seq++, run };
+    let lo = 0;
+    let hi = this.queue.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const q = this.queue[mid]!;
+      if (q.at < at || (q.at === at && q.seq < job.seq)) lo = mid + 1;
+      else hi = mid;
+    }
+    this.queue.splice(lo, 0, job);
+    if (lo === 0) this.arm();
+  }
+
+  start(): void {
+    this.started = true;
+    this.arm();
+  }
+
+  /** Stops and forgets every job. */
+  stop(): void {
+    this.started = false;
+    this.queue.length = 0;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Fast mode: runs every job due up to `endMs`, setting the manual clock to each job's time, then to endMs. */
+  async runUntil(endMs: number): Promise<void> {
+    if (!this.manual) throw new Error('runUntil needs a manual clock (fast mode)');
+    while (this.queue.length > 0 && this.queue[0]!.at <= endMs) {
+      const job = this.queue.shift()!;
+      if (job.at > this.manual.nowMs()) this.manual.set(job.at);
+      await job.run();
+    }
+    if (endMs > this.manual.nowMs()) this.manual.set(endMs);
+  }
+
+  private arm(): void {
+    if (this.manual || !this.started || this.draining) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const next = this.queue[0];
+    if (!next) return;
+    this.timer = setTimeout(() => void this.drain(), Math.max(0, next.at - this.clock.nowMs()));
+    this.timer.unref();
+  }
+
+  private async drain(): Promise<void> {
+    this.timer = undefined;
+    this.draining = true;
+    try {
+      while (this.started && this.queue.length > 0 && this.queue[0]!.at <= this.clock.nowMs()) {
+        const job = this.queue.shift()!;
+        // Jobs handle their own errors; one that still throws must not stop the timer.
+        await Promise.resolve()
+          .then(job.run)
+          .catch(() => undefined);
+      }
+    } finally {
+      this.draining = false;
+      this.arm();
+    }
+  }
+}
