@@ -107,6 +107,9 @@ export async function placeLimit(page: Page, o: { side: 'BUY' | 'SELL'; price: s
   await page.getByTestId('ticket-type').selectOption(o.type ?? 'GTC');
   const before = await page.getByTestId('ticket-result').count();
   await page.getByTestId('ticket-submit').click();
+  // Orders are confirmed in a dialog by default (issue 14): confirm it when it opens.
+  const confirm = page.getByTestId('order-confirm');
+  if (await confirm.waitFor({ timeout: 3000 }).then(() => true, () => false)) await confirm.click();
   // Wait for this submission's result (the result line is replaced on each placement).
   await page.waitForFunction(
     (hadResult) => {

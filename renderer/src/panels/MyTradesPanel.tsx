@@ -16,7 +16,7 @@ function myLeg(t: TradeRecord) {
 
 export function MyTradesPanel() {
   const session = useSession();
-  const { question } = useMarketLabels();
+  const { question, tick } = useMarketLabels();
   const trades = useMyTrades(session.trader);
   if (!session.trader?.hasCredentials) return <Empty>Your fills appear here once the wallet has an API key.</Empty>;
   if (trades.error && isMissingRoute(trades.error)) return <Empty>Trade history is not available on this engine yet.</Empty>;
@@ -40,7 +40,7 @@ export function MyTradesPanel() {
               const leg = myLeg(t);
               return (
                 <tr key={`${t.id}-${leg.role}`} data-testid="my-trade-row" data-trade-id={t.id}>
-                  <LegCells time={t.match_time} market={question(t.market)} outcome={leg.outcome} side={leg.side} price={leg.price} size={leg.size} />
+                  <LegCells time={t.match_time} market={question(t.market)} outcome={leg.outcome} side={leg.side} price={leg.price} size={leg.size} tick={tick(t.market)} />
                   <td>{leg.role}</td>
                   <td>{t.status}</td>
                   <IdCell id={t.id} />
