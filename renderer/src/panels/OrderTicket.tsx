@@ -94,9 +94,9 @@ export function OrderTicket() {
   const bookPreview = useMemo(
     () =>
       book && preview.ok
-        ? previewAgainstBook({ side, bids: book.bids, asks: book.asks, limit: price, size, feeBps: Number(market?.taker_base_fee ?? 0) })
+        ? previewAgainstBook({ side, bids: book.bids, asks: book.asks, limit: price, size, feeBps: Number(market?.taker_base_fee ?? 0), immediateOnly: orderType === 'FOK' || orderType === 'FAK' })
         : undefined,
-    [book, preview.ok, side, price, size, market?.taker_base_fee],
+    [book, preview.ok, side, price, size, market?.taker_base_fee, orderType],
   );
   const warnings = fatFingerWarnings({
     price,

@@ -24,6 +24,13 @@ test('a marketable FAK previews what the book would fill, not limit × size', ()
   assert.equal(p.payoutIfRight, '1000');
 });
 
+test('a FAK costs only what fills at once: the rest is killed', () => {
+  const p = previewAgainstBook({ side: 'BUY', asks, bids, limit: '0.40', size: '1000', immediateOnly: true })!;
+  assert.equal(p.cost, '177');
+  assert.equal(p.rest, '550');
+  assert.equal(p.payoutIfRight, '450');
+});
+
 test('a market buy by dollars stops when the budget is spent', () => {
   const p = previewAgainstBook({ side: 'BUY', asks, bids, amount: '97' })!;
   // 150 @0.38 = 57, then 100 @0.40 = 40.

@@ -20,6 +20,8 @@ export interface BookPreviewInput {
   amount?: string;
   /** Taker fee in basis points (market's taker_base_fee). */
   feeBps?: number;
+  /** FOK/FAK: what does not fill at once is killed, so it costs nothing. */
+  immediateOnly?: boolean;
 }
 
 export interface BookPreview {
@@ -82,9 +84,9 @@ export function previewAgainstBook(i: BookPreviewInput): BookPreview | undefined
   const best = levels[0]?.price;
   if (wantShares === undefined) wantShares = filled;
   const rest = wantShares - filled;
-  const restingNotional = limit !== undefined ? (rest * limit) / ONE : 0n;
+  const restingNotional = limit !== undefined && !i.immediateOnly ? (rest * limit) / ONE : 0n;
   const cost = notional + restingNotional;
-  const shares = limit !== undefined ? wantShares : filled;
+  const shares = limit !== undefined && !i.immediateOnly ? wantShares : filled;
   return {
     filled: formatUnits(filled),
     rest: formatUnits(rest),
