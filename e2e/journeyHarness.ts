@@ -50,9 +50,10 @@ export async function startJourney(opts: { chain?: ChainMode } = {}): Promise<Jo
         return { context, page };
       },
       async admin<T>(path: string, body: unknown): Promise<T> {
+        // connection: close — a kept-alive socket held the engine's close (and the test process) for a minute.
         const res = await fetch(`${ready.trading}/admin${path}`, {
           method: 'POST',
-          headers: { authorization: `Bearer ${ready.operatorToken}`, 'content-type': 'application/json' },
+          headers: { authorization: `Bearer ${ready.operatorToken}`, 'content-type': 'application/json', connection: 'close' },
           body: JSON.stringify(body),
         });
         const json = (await res.json()) as T;

@@ -1,4 +1,6 @@
 import { useEffect, useRef } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { publicApi } from '../api/clientAdapter.js';
 import { useMarkets, useOpenOrders, useSession } from '../api/hooks.js';
 import type { OrderRecord } from '../api/types.js';
 import { notify } from './notify.js';
@@ -14,6 +16,7 @@ export function useOrderWatcher(): void {
   const session = useSession();
   const orders = useOpenOrders(session.trader);
   const { data: markets } = useMarkets();
+  const qc = useQueryClient();
   const seen = useRef(new Map<string, OrderRecord>());
 
   useEffect(() => {
@@ -29,9 +32,10 @@ export function useOrderWatcher(): void {
       const after = now.get(id);
       if (after && after.sizeMatched !== before.sizeMatched) notify.partiallyFilled(label(after), after.sizeMatched, after.originalSize);
       if (after || cancelledHere.has(id)) continue;
-      void trader.order(id).then(
-        (o) => {
-          const market = markets?.find((x) => x.condition_id === o.market);
+      // The market list polls slowly: read it afresh to tell a resolution from a plain cancel.
+      void Promise.all([trader.order(id), qc.fetchQuery({ queryKey: ['markets'], queryFn: () => publicApi.markets(), staleTime: 0 })]).then(
+        ([o, fresh]) => {
+          const market = fresh.find((x) => x.condition_id === o.market);
           if (o.status === 'filled') notify.filled(label(o));
           else if (o.expiration !== '0' && Number(o.expiration) * 1000 <= Date.now() + 60_000) notify.expired(label(o));
           else if (market?.closed) notify.resolved(label(o));
@@ -41,5 +45,5 @@ export function useOrderWatcher(): void {
       );
     }
     seen.current = now;
-  }, [orders.data, session.trader, markets]);
+  }, [orders.data, session.trader, markets, qc]);
 }
