@@ -1,0 +1,67 @@
+// Issue 14, defect 2 and the workspace: no sideways scroll at 1024×700 with the ticket reachable; the
+// Open orders Cancel button inside its pane at 1440×900; `?` opens the shortcut help; axe-core finds no
+// serious or critical violation on the main screen; the README's screenshot.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { AxeBuilder } from '@axe-core/playwright';
+import { onboardTrader, placeLimit, selectMarket, startJourney, type Journey } from './journeyHarness.js';
+
+let j: Journey;
+let question: string;
+before(async () => {
+  j = await startJourney();
+  question = `E2E layout ${Date.now()}`;
+  await j.admin('/markets', { question, outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize: '5' });
+});
+after(async () => {
+  await j?.close();
+});
+
+test('at 1440×900 the Cancel button of an open order is inside its pane; at 1024×700 nothing scrolls sideways and the ticket is whole', async () => {
+  const { page } = await j.newTrader();
+  await onboardTrader(page);
+  await selectMarket(page, question, 0);
+  await page.getByTestId('ticket-type').selectOption('GTD');
+  await placeLimit(page, { side: 'BUY', price: '0.3', size: '12', type: 'GTD' });
+  await page.getByTestId('tab-orders').click();
+  const cancel = page.getByTestId('open-order-row').first().getByTestId('cancel-order');
+  await cancel.waitFor();
+  const pane = (await page.getByTestId('bottom-tabs').boundingBox())!;
+  const btn = (await cancel.boundingBox())!;
+  assert.ok(btn.x + btn.width <= pane.x + pane.width, `Cancel (right ${btn.x + btn.width}) inside the pane (right ${pane.x + pane.width})`);
+
+  await page.setViewportSize({ width: 1024, height: 700 });
+  const sideways = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(sideways <= 0, `no sideways scroll at 1024 px (${sideways}px)`);
+  for (const id of ['ticket-side-sell', 'ticket-price', 'ticket-size', 'ticket-submit']) {
+    const box = (await page.getByTestId(id).boundingBox())!;
+    assert.ok(box.x >= 0 && box.x + box.width <= 1024, `${id} within the window (${box.x}+${box.width})`);
+  }
+  const btn1024 = (await cancel.boundingBox())!;
+  assert.ok(btn1024.x + btn1024.width <= 1024, 'Cancel within the window at 1024 px');
+  await j.screenshot(page, 'issue14-layout-1024');
+});
+
+test('? opens the shortcut help, and the main screen has no serious or critical axe violation', async () => {
+  const { page } = await j.newTrader();
+  await onboardTrader(page);
+  await selectMarket(page, question, 0);
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('?');
+  await page.getByTestId('shortcut-help').waitFor();
+  assert.match(await page.getByTestId('shortcut-help').innerText(), /Search markets/);
+  await page.keyboard.press('Escape');
+  await page.getByTestId('shortcut-help').waitFor({ state: 'detached' });
+
+  await page.getByTestId('ticket-price').fill('0.25');
+  await page.getByTestId('ticket-size').fill('20');
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(
+    bad.map((v) => `${v.id}: ${v.nodes.length} × ${v.nodes[0]?.target.join(' ')}`),
+    [],
+    'no serious/critical accessibility violations',
+  );
+  await page.screenshot({ path: fileURLToPath(new URL('../docs/screenshot-main.png', import.meta.url)) });
+});
