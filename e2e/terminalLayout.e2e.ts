@@ -65,3 +65,19 @@ test('? opens the shortcut help, and the main screen has no serious or critical 
   );
   await page.screenshot({ path: fileURLToPath(new URL('../docs/screenshot-main.png', import.meta.url)) });
 });
+
+test('Ctrl+K picks a market by name; the market and the colour-vision-safe palette survive a reload', async () => {
+  const other = `E2E palette ${Date.now()}`;
+  await j.admin('/markets', { question: other, outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize: '5' });
+  const { page } = await j.newTrader();
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('Control+k');
+  await page.getByTestId('palette-input').fill(other);
+  await page.keyboard.press('Enter');
+  await page.getByTestId('market-question').getByText(other).waitFor();
+  await page.getByTestId('cvd-toggle').check();
+  await page.reload();
+  await page.getByTestId('market-question').getByText(other).waitFor();
+  assert.equal(await page.locator('.terminal.cvd-safe').count(), 1, 'the palette choice persisted');
+  await j.screenshot(page, 'issue14-cvd-safe');
+});

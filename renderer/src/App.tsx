@@ -3,6 +3,7 @@ import { Toaster } from 'sonner';
 import { useExchangeConfig, useBalance, useEngineHealth, useSession } from './api/hooks.js';
 import { StatusBar } from './workspace/StatusBar.js';
 import { ShortcutHelp } from './workspace/ShortcutHelp.js';
+import { CommandPalette } from './workspace/CommandPalette.js';
 import { useOrderWatcher } from './notify/useOrderWatcher.js';
 import { useUi, type BottomTab } from './state/uiStore.js';
 import { MarketsPanel, isTyping } from './panels/MarketsPanel.js';
@@ -87,6 +88,7 @@ export function App() {
       </section>
       <StatusBar />
       <ShortcutHelp />
+      <CommandPalette />
       {/* Slot "overlays": h14b's onboarding and reset dialogs mount here. */}
       <Toaster theme="dark" position="bottom-right" richColors closeButton toastOptions={{ className: 'toast' }} />
     </div>
