@@ -132,3 +132,22 @@ test('fills are followed: partial then full fill of a resting GTD, a FAK preview
   const ids = await a.page.getByTestId('my-trade-row').evaluateAll((rows) => rows.map((r) => r.querySelector('td.mono')?.textContent ?? ''));
   assert.equal(new Set(ids).size, ids.length, `distinct shown trade ids: ${ids.join(', ')}`);
 });
+
+test('own orders are marked in the book; a click takes the price, a shift-click the price and size', async () => {
+  const question = await freshMarket('own');
+  const { page } = await j.newTrader();
+  await onboardTrader(page);
+  await selectMarket(page, question, 0);
+  await placeLimit(page, { side: 'BUY', price: '0.35', size: '12' });
+  const level = page.locator('[data-testid="book-bid-row"][data-price="0.35"]');
+  await eventually('own marker', async () => (await level.getAttribute('data-own')) === '12');
+  assert.match(await level.getByTestId('book-own-marker').innerText(), /12\.00/);
+
+  await page.getByTestId('ticket-size').fill('');
+  await level.click();
+  await eventually('price from the click', async () => (await page.getByTestId('ticket-price').inputValue()) === '0.35');
+  assert.equal(await page.getByTestId('ticket-size').inputValue(), '');
+  await level.click({ modifiers: ['Shift'] });
+  await eventually('size from the shift-click', async () => (await page.getByTestId('ticket-size').inputValue()) === '12');
+  await j.screenshot(page, 'issue14-own-orders-in-book');
+});
