@@ -151,3 +151,24 @@ test('own orders are marked in the book; a click takes the price, a shift-click 
   await eventually('size from the shift-click', async () => (await page.getByTestId('ticket-size').inputValue()) === '12');
   await j.screenshot(page, 'issue14-own-orders-in-book');
 });
+
+test('a market buy is sized in dollars and sent as FAK at the worst price the amount reaches', async () => {
+  const question = await freshMarket('market');
+  const a = await j.newTrader();
+  const b = await j.newTrader();
+  await onboardTrader(a.page);
+  await onboardTrader(b.page);
+  await selectMarket(a.page, question, 0);
+  await placeLimit(a.page, { side: 'BUY', price: '0.4', size: '10' });
+  await selectMarket(b.page, question, 1);
+  await eventually('mirrored ask', async () => (await b.page.locator('[data-testid="book-ask-row"][data-price="0.6"]').count()) === 1);
+  await b.page.getByTestId('ticket-mode-market').click();
+  await b.page.getByTestId('ticket-side-buy').click();
+  await b.page.getByTestId('ticket-amount').fill('3');
+  await eventually('market preview', async () => /Up to 0\.60 · 5\.00 shares/.test(await b.page.getByTestId('ticket-market-price').innerText()));
+  assert.equal(await b.page.getByTestId('ticket-type').inputValue(), 'FAK');
+  await b.page.getByTestId('ticket-submit').click();
+  await b.page.getByTestId('order-confirm').click();
+  await eventually('filled', async () => /filled 5\.00 of 5\.00/.test((await b.page.getByTestId('ticket-result').innerText().catch(() => '')) ?? ''));
+  await j.screenshot(b.page, 'issue14-market-buy-dollars');
+});

@@ -35,6 +35,9 @@ export function OrderTicket() {
   const [price, setPrice] = useState('');
   const [size, setSize] = useState('');
   const [orderType, setOrderType] = useState<OrderType>('GTC');
+  // Market mode: FOK/FAK at the book's worst price for the amount; buys are sized in dollars.
+  const [mode, setMode] = useState<'limit' | 'market'>('limit');
+  const [amount, setAmount] = useState('');
   const [gtdMinutes, setGtdMinutes] = useState('60');
   const [postOnly, setPostOnly] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -78,28 +81,35 @@ export function OrderTicket() {
   }, []);
 
   const tick = String(market?.minimum_tick_size ?? '0.01');
+  const marketFill = useMemo(
+    () => (mode === 'market' && book ? previewAgainstBook({ side, bids: book.bids, asks: book.asks, ...(side === 'BUY' ? { amount } : { size }), immediateOnly: true }) : undefined),
+    [mode, book, side, amount, size],
+  );
+  // What will be signed: in market mode the price is the worst level the amount reaches, the size what it buys.
+  const ePrice = mode === 'market' ? (marketFill?.worstPrice ?? '') : price;
+  const eSize = mode === 'market' && side === 'BUY' ? (marketFill && marketFill.filled !== '0' ? trimSize(marketFill.filled) : '') : size;
   const preview = useMemo(
-    () => previewTicket({ side, price, size, tickSize: tick, minOrderSize: String(market?.minimum_order_size ?? '0') }),
-    [side, price, size, tick, market?.minimum_order_size],
+    () => previewTicket({ side, price: ePrice, size: eSize, tickSize: tick, minOrderSize: String(market?.minimum_order_size ?? '0') }),
+    [side, ePrice, eSize, tick, market?.minimum_order_size],
   );
   const amounts = useMemo(() => {
     if (!preview.ok) return undefined;
     try {
-      return limitOrderAmounts({ side, price, size, tickSize: tick });
+      return limitOrderAmounts({ side, price: ePrice, size: eSize, tickSize: tick });
     } catch {
       return undefined;
     }
-  }, [preview.ok, side, price, size, tick]);
+  }, [preview.ok, side, ePrice, eSize, tick]);
 
   const bookPreview = useMemo(
     () =>
       book && preview.ok
-        ? previewAgainstBook({ side, bids: book.bids, asks: book.asks, limit: price, size, feeBps: Number(market?.taker_base_fee ?? 0), immediateOnly: orderType === 'FOK' || orderType === 'FAK' })
+        ? previewAgainstBook({ side, bids: book.bids, asks: book.asks, limit: ePrice, size: eSize, feeBps: Number(market?.taker_base_fee ?? 0), immediateOnly: orderType === 'FOK' || orderType === 'FAK' })
         : undefined,
-    [book, preview.ok, side, price, size, market?.taker_base_fee, orderType],
+    [book, preview.ok, side, ePrice, eSize, market?.taker_base_fee, orderType],
   );
   const warnings = fatFingerWarnings({
-    price,
+    price: ePrice,
     mid: ladder?.mid,
     cost: side === 'BUY' ? bookPreview?.cost : undefined,
     balance: balance.data ? formatUnits(BigInt(balance.data.balance)) : undefined,
@@ -115,15 +125,15 @@ export function OrderTicket() {
         market,
         tokenId,
         side,
-        price,
-        size,
+        price: ePrice,
+        size: eSize,
         orderType,
         ...(orderType === 'GTD' ? { expiration: gtdExpiration(Date.now(), gtdLifetime) } : {}),
         ...(postOnly && (orderType === 'GTC' || orderType === 'GTD') ? { postOnly: true } : {}),
       });
     },
     onSuccess: (r) => {
-      const what = `${side} ${size} ${outcomeName} @ ${price} ${orderType}`;
+      const what = `${side} ${eSize} ${outcomeName} @ ${ePrice} ${orderType}`;
       if (!r.success) notify.rejected(r.error_code, r.error_msg);
       else if (r.status === 'live') notify.placed(what);
     },
@@ -175,6 +185,23 @@ export function OrderTicket() {
             Sell
           </button>
         </div>
+        <div className="seg mode-seg" role="group" aria-label="Order mode">
+          {(['limit', 'market'] as const).map((m) => (
+            <button
+              type="button"
+              key={m}
+              className={mode === m ? 'on' : ''}
+              aria-pressed={mode === m}
+              data-testid={`ticket-mode-${m}`}
+              onClick={() => {
+                setMode(m);
+                setOrderType(m === 'market' ? 'FAK' : 'GTC');
+              }}
+            >
+              {m === 'limit' ? 'Limit' : 'Market'}
+            </button>
+          ))}
+        </div>
         {market ? (
           <div className="seg outcome-seg">
             {market.tokens.map((t, i) => (
@@ -190,7 +217,18 @@ export function OrderTicket() {
             ))}
           </div>
         ) : null}
-        <label className="field">
+        {mode === 'market' && side === 'BUY' ? (
+          <label className="field">
+            <span>Amount ($)</span>
+            <input inputMode="decimal" placeholder="dollars to spend" value={amount} data-testid="ticket-amount" onChange={(e) => setAmount(e.target.value.trim())} />
+          </label>
+        ) : null}
+        {mode === 'market' ? (
+          <div className="hint" data-testid="ticket-market-price">
+            {marketFill?.worstPrice ? `Up to ${fixedDecimals(marketFill.worstPrice, tickDecimals(tick))} · ${fixedDecimals(marketFill.filled, 2)} shares` : 'Nothing on the book to take.'}
+          </div>
+        ) : null}
+        <label className="field" hidden={mode === 'market'}>
           <span>Limit price</span>
           <input
             ref={priceRef}
@@ -209,7 +247,7 @@ export function OrderTicket() {
           />
         </label>
         {price && preview.priceError ? <div className="field-error" data-testid="ticket-price-error">{preview.priceError}</div> : null}
-        <label className="field">
+        <label className="field" hidden={mode === 'market' && side === 'BUY'}>
           <span>Size (shares)</span>
           <input inputMode="decimal" placeholder={`min ${String(market?.minimum_order_size ?? '')}`} value={size} data-testid="ticket-size" onChange={(e) => setSize(e.target.value.trim())} />
         </label>
@@ -218,7 +256,7 @@ export function OrderTicket() {
           <label className="field">
             <span>Type</span>
             <select value={orderType} data-testid="ticket-type" onChange={(e) => setOrderType(e.target.value as OrderType)} title={TYPES.find((t) => t.value === orderType)?.hint}>
-              {TYPES.map((t) => (
+              {TYPES.filter((t) => (mode === 'market' ? t.value === 'FOK' || t.value === 'FAK' : true)).map((t) => (
                 <option key={t.value} value={t.value} title={t.hint}>
                   {t.label}
                 </option>
@@ -298,7 +336,7 @@ export function OrderTicket() {
           <Dialog.Overlay className="dialog-overlay" />
           <Dialog.Content className="dialog" data-testid="order-confirm-dialog">
             <Dialog.Title>
-              {side === 'BUY' ? 'Buy' : 'Sell'} {fixedDecimals(size, 2)} {outcomeName} @ {price} ({orderType})
+              {side === 'BUY' ? 'Buy' : 'Sell'} {fixedDecimals(eSize, 2)} {outcomeName} @ {ePrice} ({orderType})
             </Dialog.Title>
             <Dialog.Description className="dim">{market?.question}</Dialog.Description>
             <dl className="ticket-summary">
