@@ -2,7 +2,8 @@
 // position has a Redeem action that pays out, and a fresh profile opens on a market that takes orders.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, onboardTrader, placeLimit, selectMarket, startJourney, type Journey } from './journeyHarness.js';
+import { placeLimit, startJourney, type Journey } from './journeyHarness.js';
+import { twoTradersWithMirroredAsk } from './twoTraders.js';
 
 let j: Journey;
 before(async () => {
@@ -15,14 +16,7 @@ after(async () => {
 test('resolution cancels a resting order with a notice, and the winning position redeems', async () => {
   const question = `E2E resolve ${Date.now()}`;
   const market = await j.admin<{ condition_id: string }>('/markets', { question, outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize: '5' });
-  const a = await j.newTrader();
-  const b = await j.newTrader();
-  await onboardTrader(a.page);
-  await onboardTrader(b.page);
-  await selectMarket(a.page, question, 0);
-  await placeLimit(a.page, { side: 'BUY', price: '0.4', size: '10' });
-  await selectMarket(b.page, question, 1);
-  await eventually('mirrored ask', async () => (await b.page.locator('[data-testid="book-ask-row"][data-price="0.6"]').count()) === 1);
+  const { a, b } = await twoTradersWithMirroredAsk(j, question);
   await placeLimit(b.page, { side: 'BUY', price: '0.6', size: '10' });
   // A holds 10 Yes and rests another bid that the resolution will cancel.
   await a.page.getByTestId('ticket-type').selectOption('GTD');

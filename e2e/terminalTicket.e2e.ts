@@ -5,6 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { eventually, onboardTrader, placeLimit, selectMarket, startJourney, type Journey } from './journeyHarness.js';
+import { twoTradersWithMirroredAsk } from './twoTraders.js';
 
 let j: Journey;
 before(async () => {
@@ -78,16 +79,7 @@ test('the ticket drops a price typed for another outcome or market', async () =>
 
 test('fills are followed: partial then full fill of a resting GTD, a FAK previews and reports what the book filled, ↑ starts at the best price', async () => {
   const question = await freshMarket('fills');
-  const a = await j.newTrader();
-  const b = await j.newTrader();
-  await onboardTrader(a.page);
-  await onboardTrader(b.page);
-
-  await selectMarket(a.page, question, 0);
-  await a.page.getByTestId('ticket-type').selectOption('GTD');
-  await a.page.getByTestId('ticket-expiry').fill('5');
-  const rest = await placeLimit(a.page, { side: 'BUY', price: '0.4', size: '10', type: 'GTD' });
-  assert.deepEqual(rest, { success: 'true', status: 'live' });
+  const { a, b } = await twoTradersWithMirroredAsk(j, question, { type: 'GTD' });
   await a.page.getByTestId('tab-orders').click();
   const row = a.page.getByTestId('open-order-row');
   await row.first().waitFor();
@@ -95,8 +87,6 @@ test('fills are followed: partial then full fill of a resting GTD, a FAK preview
   assert.match(await row.first().innerText(), /\b0\.40\b/, 'price formatted to the tick');
 
   // B sees the bid mirrored as a No ask at 0.60; ↑ in B's empty price starts there.
-  await selectMarket(b.page, question, 1);
-  await eventually('mirrored ask', async () => (await b.page.locator('[data-testid="book-ask-row"][data-price="0.6"]').count()) === 1);
   await b.page.getByTestId('ticket-side-buy').click();
   await b.page.getByTestId('ticket-price').focus();
   await b.page.keyboard.press('ArrowUp');
@@ -154,14 +144,7 @@ test('own orders are marked in the book; a click takes the price, a shift-click 
 
 test('a market buy is sized in dollars and sent as FAK at the worst price the amount reaches', async () => {
   const question = await freshMarket('market');
-  const a = await j.newTrader();
-  const b = await j.newTrader();
-  await onboardTrader(a.page);
-  await onboardTrader(b.page);
-  await selectMarket(a.page, question, 0);
-  await placeLimit(a.page, { side: 'BUY', price: '0.4', size: '10' });
-  await selectMarket(b.page, question, 1);
-  await eventually('mirrored ask', async () => (await b.page.locator('[data-testid="book-ask-row"][data-price="0.6"]').count()) === 1);
+  const { b } = await twoTradersWithMirroredAsk(j, question);
   await b.page.getByTestId('ticket-mode-market').click();
   await b.page.getByTestId('ticket-side-buy').click();
   await b.page.getByTestId('ticket-amount').fill('3');
