@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
-import { onboardTrader, placeLimit, selectMarket, startJourney, type Journey } from './journeyHarness.js';
+import { eventually, onboardTrader, placeLimit, selectMarket, startJourney, type Journey } from './journeyHarness.js';
 
 let j: Journey;
 let question: string;
@@ -66,7 +66,7 @@ test('? opens the shortcut help, and the main screen has no serious or critical 
   await page.screenshot({ path: fileURLToPath(new URL('../docs/screenshot-main.png', import.meta.url)) });
 });
 
-test('Ctrl+K picks a market by name; the market and the colour-vision-safe palette survive a reload', async () => {
+test('Ctrl+K picks a market by name; the market, the colour-vision-safe palette and the panel split survive a reload', async () => {
   const other = `E2E palette ${Date.now()}`;
   await j.admin('/markets', { question: other, outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize: '5' });
   const { page } = await j.newTrader();
@@ -76,7 +76,17 @@ test('Ctrl+K picks a market by name; the market and the colour-vision-safe palet
   await page.keyboard.press('Enter');
   await page.getByTestId('market-question').getByText(other).waitFor();
   await page.getByTestId('cvd-toggle').check();
+  // The bottom tabs made taller from the keyboard keep their height across the reload.
+  const height = async () => Math.round((await page.getByTestId('bottom-tabs').boundingBox())!.height);
+  const before = await height();
+  await page.getByTestId('split-handle').focus();
+  for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowUp');
+  const resized = await height();
+  assert.ok(resized > before + 20, `the bottom tabs grew (${before} → ${resized})`);
+  await page.waitForTimeout(300);
   await page.reload();
+  await page.getByTestId('bottom-tabs').waitFor();
+  await eventually('the split restored', async () => Math.abs((await height()) - resized) <= 3);
   await page.getByTestId('market-question').getByText(other).waitFor();
   assert.equal(await page.locator('.terminal.cvd-safe').count(), 1, 'the palette choice persisted');
   await j.screenshot(page, 'issue14-cvd-safe');

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { Toaster } from 'sonner';
+import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
 import { useExchangeConfig, useBalance, useEngineHealth, useSession } from './api/hooks.js';
 import { StatusBar } from './workspace/StatusBar.js';
 import { ShortcutHelp } from './workspace/ShortcutHelp.js';
@@ -35,6 +36,8 @@ export function App() {
   const setTab = useUi((s) => s.setBottomTab);
   const cvdSafe = useUi((s) => s.cvdSafe);
   useOrderWatcher();
+  // The split between the market view and the bottom tabs is the trader's, kept across reloads.
+  const split = useDefaultLayout({ id: 'sandbox-terminal.split', storage: localStorage });
 
   // 1–6 switch the bottom tabs (outside text fields).
   useEffect(() => {
@@ -53,6 +56,8 @@ export function App() {
       {/* Slot "banner": h14b's paper-mode banner mounts here (a full-width row above the panes). */}
       <div className="slot-banner" data-slot="banner" />
       <MarketsPanel />
+      <Group orientation="vertical" className="main-split" data-testid="main-split" defaultLayout={split.defaultLayout} onLayoutChanged={split.onLayoutChanged}>
+      <Panel id="center" minSize="30%" defaultSize="68%">
       <main className="center">
         <MarketHeader />
         {/* Slot "chart": h14b's price chart mounts here, between the header and the book. */}
@@ -62,11 +67,9 @@ export function App() {
           <TapePanel />
         </div>
       </main>
-      <aside className="side">
-        <WalletPanel />
-        <OrderTicket />
-        <ApiKeysPanel />
-      </aside>
+      </Panel>
+      <Separator className="split-handle" data-testid="split-handle" aria-label="Resize the bottom tabs" />
+      <Panel id="bottom" minSize="15%" defaultSize="32%">
       <section className="bottom panel" data-testid="bottom-tabs">
         <nav className="tabs" role="tablist">
           {TABS.map((t) => (
@@ -86,6 +89,13 @@ export function App() {
           {/* Slot "account-tabs": h14b's activity / trade-history / keys views add TABS entries rendered here. */}
         </div>
       </section>
+      </Panel>
+      </Group>
+      <aside className="side">
+        <WalletPanel />
+        <OrderTicket />
+        <ApiKeysPanel />
+      </aside>
       <StatusBar />
       <ShortcutHelp />
       <CommandPalette />
