@@ -51,9 +51,10 @@ export async function startJourney(opts: { chain?: ChainMode } = {}): Promise<Jo
         return { context, page };
       },
       async admin<T>(path: string, body: unknown): Promise<T> {
+        // connection: close — a kept-alive socket held the engine's close (and the test process) for a minute.
         const res = await fetch(`${ready.trading}/admin${path}`, {
           method: 'POST',
-          headers: { authorization: `Bearer ${ready.operatorToken}`, 'content-type': 'application/json' },
+          headers: { authorization: `Bearer ${ready.operatorToken}`, 'content-type': 'application/json', connection: 'close' },
           body: JSON.stringify(body),
         });
         const json = (await res.json()) as T;
@@ -108,6 +109,9 @@ export async function placeLimit(page: Page, o: { side: 'BUY' | 'SELL'; price: s
   await page.getByTestId('ticket-type').selectOption(o.type ?? 'GTC');
   const before = await page.getByTestId('ticket-result').count();
   await page.getByTestId('ticket-submit').click();
+  // Orders are confirmed in a dialog by default (issue 14): confirm it when it opens.
+  const confirm = page.getByTestId('order-confirm');
+  if (await confirm.waitFor({ timeout: 3000 }).then(() => true, () => false)) await confirm.click();
   // Wait for this submission's result (the result line is replaced on each placement).
   await page.waitForFunction(
     (hadResult) => {

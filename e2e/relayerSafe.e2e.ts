@@ -37,5 +37,8 @@ test('the relayer panel deploys the Safe and shows its transaction reaching a fi
   const states = await page.getByTestId('relayer-tx-state').allInnerTexts();
   assert.ok(states.some((s) => s === 'MINED' || s === 'CONFIRMED'), `a transaction was mined or confirmed (states: ${states.join(', ')})`);
   assert.ok(!states.includes('FAILED'), `no relayer transaction failed (states: ${states.join(', ')})`);
+  // Issue 14, defect 8: the approval's badge follows the list (no NEW after CONFIRMED) and the button locks.
+  await eventually('the approval badge follows the list', async () => /MINED|CONFIRMED/.test(await page.getByTestId('relayer-approve-state').innerText()));
+  assert.equal(await page.getByTestId('relayer-approve').isDisabled(), true, 'Approve for trading is disabled once approved');
   await j.screenshot(page, 'journey-c-relayer');
 });

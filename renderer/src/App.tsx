@@ -1,5 +1,11 @@
 import { useEffect } from 'react';
-import { useExchangeConfig, useBalance, useSession } from './api/hooks.js';
+import { Toaster } from 'sonner';
+import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
+import { useExchangeConfig, useBalance, useEngineHealth, useSession } from './api/hooks.js';
+import { StatusBar } from './workspace/StatusBar.js';
+import { ShortcutHelp } from './workspace/ShortcutHelp.js';
+import { CommandPalette } from './workspace/CommandPalette.js';
+import { useOrderWatcher } from './notify/useOrderWatcher.js';
 import { useUi, type BottomTab } from './state/uiStore.js';
 import { MarketsPanel, isTyping } from './panels/MarketsPanel.js';
 import { MarketHeader } from './panels/MarketHeader.js';
@@ -28,6 +34,10 @@ const TABS: { id: BottomTab; label: string; key: string }[] = [
 export function App() {
   const tab = useUi((s) => s.bottomTab);
   const setTab = useUi((s) => s.setBottomTab);
+  const cvdSafe = useUi((s) => s.cvdSafe);
+  useOrderWatcher();
+  // The split between the market view and the bottom tabs is the trader's, kept across reloads.
+  const split = useDefaultLayout({ id: 'sandbox-terminal.split', storage: localStorage });
 
   // 1–6 switch the bottom tabs (outside text fields).
   useEffect(() => {
@@ -41,21 +51,25 @@ export function App() {
   }, [setTab]);
 
   return (
-    <div className="terminal">
+    <div className={`terminal${cvdSafe ? ' cvd-safe' : ''}`}>
       <TopBar />
+      {/* Slot "banner": h14b's paper-mode banner mounts here (a full-width row above the panes). */}
+      <div className="slot-banner" data-slot="banner" />
       <MarketsPanel />
+      <Group orientation="vertical" className="main-split" data-testid="main-split" defaultLayout={split.defaultLayout} onLayoutChanged={split.onLayoutChanged}>
+      <Panel id="center" minSize="30%" defaultSize="68%">
       <main className="center">
         <MarketHeader />
+        {/* Slot "chart": h14b's price chart mounts here, between the header and the book. */}
+        <div className="slot-chart" data-slot="chart" />
         <div className="book-tape">
           <OrderBookPanel />
           <TapePanel />
         </div>
       </main>
-      <aside className="side">
-        <WalletPanel />
-        <OrderTicket />
-        <ApiKeysPanel />
-      </aside>
+      </Panel>
+      <Separator className="split-handle" data-testid="split-handle" aria-label="Resize the bottom tabs" />
+      <Panel id="bottom" minSize="15%" defaultSize="32%">
       <section className="bottom panel" data-testid="bottom-tabs">
         <nav className="tabs" role="tablist">
           {TABS.map((t) => (
@@ -72,14 +86,30 @@ export function App() {
           {tab === 'holders' ? <HoldersPanel /> : null}
           {tab === 'relayer' ? <RelayerPanel /> : null}
           {tab === 'admin' ? <AdminPanel /> : null}
+          {/* Slot "account-tabs": h14b's activity / trade-history / keys views add TABS entries rendered here. */}
         </div>
       </section>
+      </Panel>
+      </Group>
+      <aside className="side">
+        <WalletPanel />
+        <OrderTicket />
+        <ApiKeysPanel />
+      </aside>
+      <StatusBar />
+      <ShortcutHelp />
+      <CommandPalette />
+      {/* Slot "overlays": h14b's onboarding and reset dialogs mount here. */}
+      <Toaster theme="dark" position="bottom-right" richColors closeButton toastOptions={{ className: 'toast' }} />
     </div>
   );
 }
 
 function TopBar() {
   const config = useExchangeConfig();
+  const health = useEngineHealth();
+  const cvdSafe = useUi((s) => s.cvdSafe);
+  const setCvdSafe = useUi((s) => s.setCvdSafe);
   const session = useSession();
   const balance = useBalance(session.trader);
   return (
@@ -91,7 +121,11 @@ function TopBar() {
         SANDBOX<span>EXCHANGE</span>
       </div>
       <div className="conn" data-testid="engine-status">
-        {config.data ? (
+        {health.isError ? (
+          <>
+            <span className="dot bad" /> <span data-testid="engine-down">engine down — not reachable</span>
+          </>
+        ) : config.data ? (
           <>
             <span className="dot ok" /> engine · chain {config.data.chainId}
             {config.data.rpcUrl ? '' : ' · no chain'}
@@ -108,8 +142,11 @@ function TopBar() {
       </div>
       <div className="spacer" />
       <div className="keys-hint dim">
-        <kbd>/</kbd> search <kbd>B</kbd>/<kbd>S</kbd> side <kbd>↑↓</kbd> tick <kbd>1-6</kbd> tabs
+        <kbd>/</kbd> search <kbd>B</kbd>/<kbd>S</kbd> side <kbd>↑↓</kbd> tick <kbd>1-6</kbd> tabs <kbd>?</kbd> help
       </div>
+      <label className="check" title="Blue/orange instead of green/red">
+        <input type="checkbox" checked={cvdSafe} onChange={(e) => setCvdSafe(e.target.checked)} data-testid="cvd-toggle" /> CVD-safe
+      </label>
       <div className="who" data-testid="topbar-wallet">
         <span className="dim">{session.label}</span>
         <span className="mono">{shortAddress(session.address)}</span>

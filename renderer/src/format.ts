@@ -59,6 +59,15 @@ export function shortId(id: string | undefined | null, n = 8): string {
   return id.length > n + 2 ? `${id.slice(0, n)}…` : id;
 }
 
+/**
+ * A record id as head…tail: ULIDs made in the same millisecond share their first ten characters, so a
+ * prefix alone showed two different trades with the same id (issue 14, 9).
+ */
+export function shortRecordId(id: string | undefined | null): string {
+  if (!id) return '—';
+  return id.length > 12 ? `${id.slice(0, 4)}…${id.slice(-6)}` : id;
+}
+
 export function timeOf(value: string | number | undefined | null): string {
   if (value === undefined || value === null || value === '') return '—';
   let ms: number;

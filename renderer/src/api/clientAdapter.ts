@@ -46,6 +46,7 @@ export function createPublicApi(urls: ServiceUrls = SERVICES): PublicApi {
     tape: async (tokenId) => asArray<TradeRecord>(await client.getMarketTrades({ asset_id: tokenId })),
     positions: async (user) => client.positions({ user, sizeThreshold: 0 }),
     holders: async (conditionId) => client.holders({ market: conditionId, minBalance: 0 }),
+    health: async () => client.ok(),
     safeDeployed: (owner) => new RelayerClient({ baseUrl: urls.relayer }).getDeployed(owner, 'SAFE'),
   };
 }
@@ -97,7 +98,7 @@ export function createTraderApi(ctx: TraderContext, urls: ServiceUrls = SERVICES
         ...(t.orderType === 'GTD' && t.expiration ? { expiration: t.expiration } : {}),
       });
       try {
-        return await client.postOrder(order, t.orderType);
+        return await client.postOrder(order, t.orderType, t.postOnly ? { postOnly: true } : {});
       } catch (e) {
         // A rejected order is a placement result with success=false, sent with HTTP 400 (decisions §3).
         if (e instanceof ClientHttpError && e.body && typeof (e.body as PlacementResult).success === 'boolean') return e.body as PlacementResult;
@@ -105,6 +106,8 @@ export function createTraderApi(ctx: TraderContext, urls: ServiceUrls = SERVICES
       }
     },
     openOrders: async () => client.getOpenOrders(),
+    order: async (orderId) => client.getOrder(orderId),
+    redeem: async (conditionId) => client.redeem(conditionId),
     trades: async () => client.getTrades(),
     cancel: async (orderId) => client.cancelOrder(orderId),
     cancelAll: async () => client.cancelAll(),

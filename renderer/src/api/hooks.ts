@@ -16,6 +16,11 @@ export function useExchangeConfig() {
   return useQuery({ queryKey: ['config'], queryFn: () => publicApi.config(), staleTime: Infinity });
 }
 
+/** Engine liveness: GET /ok every 2 s, never retried, so a stopped engine shows as down within seconds. */
+export function useEngineHealth() {
+  return useQuery({ queryKey: ['health'], queryFn: () => publicApi.health(), refetchInterval: 2000, retry: false, refetchIntervalInBackground: true });
+}
+
 export function useMarkets() {
   return useQuery({ queryKey: ['markets'], queryFn: () => publicApi.markets(), refetchInterval: 5000 });
 }
@@ -31,7 +36,8 @@ export function useSelection(): Selection {
   const { data: markets } = useMarkets();
   const conditionId = useUi((s) => s.conditionId);
   const outcomeIndex = useUi((s) => s.outcomeIndex);
-  const market = markets?.find((m) => m.condition_id === conditionId) ?? markets?.[0];
+  // A fresh profile opens on a market that takes orders, not merely the first one listed.
+  const market = markets?.find((m) => m.condition_id === conditionId) ?? markets?.find((m) => m.accepting_orders !== false && !m.closed) ?? markets?.[0];
   const idx = market && outcomeIndex < market.tokens.length ? outcomeIndex : 0;
   return { market, outcomeIndex: idx, tokenId: market?.tokens[idx]?.token_id };
 }

@@ -30,6 +30,8 @@ export interface PublicApi {
   positions(user: string): Promise<Position[]>;
   holders(conditionId: string): Promise<HolderGroup[]>;
   safeDeployed(owner: string): Promise<DeployedStatus>;
+  /** GET /ok: rejects when the engine does not answer. */
+  health(): Promise<string>;
 }
 
 export interface OrderTicket {
@@ -43,6 +45,8 @@ export interface OrderTicket {
   orderType: OrderType;
   /** Unix seconds, GTD only (already including the one-minute buffer). */
   expiration?: number;
+  /** Rejected instead of matching when it would take liquidity (GTC/GTD only). */
+  postOnly?: boolean;
 }
 
 /** Calls that need the wallet (L1) or its API credentials (L2). */
@@ -56,6 +60,9 @@ export interface TraderApi {
   balance(): Promise<BalanceAllowance>;
   placeOrder(ticket: OrderTicket): Promise<PlacementResult>;
   openOrders(): Promise<OrderRecord[]>;
+  /** One order by id, whatever its status (follows a placement: filled, partly filled, cancelled). */
+  order(orderId: string): Promise<OrderRecord>;
+  redeem(conditionId: string): Promise<unknown>;
   trades(): Promise<TradeRecord[]>;
   cancel(orderId: string): Promise<CancelResult>;
   cancelAll(): Promise<CancelResult>;

@@ -1,4 +1,4 @@
-import { fixedDecimals, shortId, timeOf } from '../format.js';
+import { fixedDecimals, shortRecordId, timeOf, tickDecimals } from '../format.js';
 
 /** The leading columns every table of the trader's orders and fills shares. */
 export function LegColumns() {
@@ -15,14 +15,15 @@ export function LegColumns() {
 }
 
 /** The cells under LegColumns: one order or fill leg. */
-export function LegCells(leg: { time: string; market: string; outcome: string; side: string; price: string; size: string }) {
+/** `tick` formats the price to the market's tick (0.5 → 0.50 on a 0.01 tick). */
+export function LegCells(leg: { time: string; market: string; outcome: string; side: string; price: string; size: string; tick?: string }) {
   return (
     <>
       <td className="dim">{timeOf(leg.time)}</td>
       <td className="ellipsis">{leg.market}</td>
       <td>{leg.outcome}</td>
       <td className={leg.side === 'BUY' ? 'up' : 'down'}>{leg.side}</td>
-      <td className="num">{leg.price}</td>
+      <td className="num">{leg.tick ? fixedDecimals(leg.price, tickDecimals(leg.tick)) : leg.price}</td>
       <td className="num">{fixedDecimals(leg.size, 2)}</td>
     </>
   );
@@ -32,7 +33,7 @@ export function LegCells(leg: { time: string; market: string; outcome: string; s
 export function IdCell({ id }: { id: string }) {
   return (
     <td className="mono dim" title={id}>
-      {shortId(id, 10)}
+      {shortRecordId(id)}
     </td>
   );
 }

@@ -4,8 +4,10 @@ import { Empty } from '../components/Panel.js';
 import { ErrorLine } from '../components/ErrorLine.js';
 import { useSelection, useSession } from '../api/hooks.js';
 import { createAdminApi } from '../api/clientAdapter.js';
+import { describeError } from '../api/describeError.js';
 import { desktopBridge, loadOperatorToken, rememberOperatorToken } from '../desktop.js';
 import { SimulationPanel } from './SimulationPanel.js';
+import { shortAddress, shortId } from '../format.js';
 
 /** Operator tools: only offered when the operator token is known (desktop app, npm start, or pasted). */
 export function AdminPanel() {
@@ -21,24 +23,38 @@ export function AdminPanel() {
   const [negRisk, setNegRisk] = useState(false);
   const [winner, setWinner] = useState(0);
   const [last, setLast] = useState<string>('');
+  const [refused, setRefused] = useState(false);
 
   const admin = token.data ? createAdminApi(token.data) : undefined;
   const refresh = (what: string) => () => {
     setLast(what);
     void qc.invalidateQueries();
   };
-  const faucet = useMutation({ mutationFn: () => admin!.faucet(session.address!, faucetAmount), onSuccess: refresh(`credited ${faucetAmount} to ${session.address}`) });
+  // A 401 means the token is wrong: forget it so the paste field comes back (defect 8).
+  const onError = (e: unknown) => {
+    setLast('');
+    if (describeError(e).status === 401) {
+      rememberOperatorToken(undefined);
+      setRefused(true);
+      void qc.invalidateQueries({ queryKey: ['operator-token'] });
+    }
+  };
+  const faucet = useMutation({ mutationFn: () => admin!.faucet(session.address!, faucetAmount), onSuccess: refresh(`credited ${faucetAmount} to ${shortAddress(session.address)}`), onError });
   const create = useMutation({
     mutationFn: () => admin!.createMarket({ question, tickSize, minOrderSize: minSize, negRisk }),
     onSuccess: (m) => {
       setQuestion('');
-      refresh(`created ${m.condition_id}`)();
+      refresh(`created ${shortId(m.condition_id, 10)}`)();
     },
+    onError,
   });
-  const pause = useMutation({ mutationFn: (id?: string) => admin!.pause(id), onSuccess: (_d, id) => refresh(id ? 'market paused' : 'exchange paused')() });
-  const resume = useMutation({ mutationFn: (id?: string) => admin!.resume(id), onSuccess: (_d, id) => refresh(id ? 'market resumed' : 'exchange resumed')() });
-  const resolve = useMutation({ mutationFn: () => admin!.resolve(market!.condition_id, winner), onSuccess: refresh('market resolved') });
-  const error = faucet.error ?? create.error ?? pause.error ?? resume.error ?? resolve.error;
+  const pause = useMutation({ mutationFn: (id?: string) => admin!.pause(id), onSuccess: (_d, id) => refresh(id ? 'market paused' : 'exchange paused')(), onError });
+  const resume = useMutation({ mutationFn: (id?: string) => admin!.resume(id), onSuccess: (_d, id) => refresh(id ? 'market resumed' : 'exchange resumed')(), onError });
+  const resolve = useMutation({ mutationFn: () => admin!.resolve(market!.condition_id, winner), onSuccess: refresh('market resolved'), onError });
+  const all = [faucet, create, pause, resume, resolve];
+  // Only the latest action's outcome is shown: a later success clears an earlier error (defect 8).
+  const latest = all.reduce((a, b) => (b.submittedAt > a.submittedAt ? b : a));
+  const error = latest.error;
 
   if (!token.data) {
     return (
@@ -47,10 +63,18 @@ export function AdminPanel() {
           Operator tools need the operator token (the <code>operatorToken</code> of the engine's ready line).
           {desktopBridge() ? null : ' The desktop app provides it; in a browser, paste it here.'}
         </Empty>
+        {refused ? (
+          <div className="error-line" role="alert" data-testid="admin-token-refused">
+            <code className="err-code">operator_unauthorized</code>
+            <span className="err-msg">The engine refused that operator token; paste the one from its ready line.</span>
+          </div>
+        ) : null}
         <div className="import-row">
-          <input type="password" placeholder="operator token" value={pasted} onChange={(e) => setPasted(e.target.value)} />
+          <input type="password" placeholder="operator token" aria-label="operator token" data-testid="admin-token" value={pasted} onChange={(e) => setPasted(e.target.value)} />
           <button
+            data-testid="admin-token-use"
             onClick={() => {
+              setRefused(false);
               rememberOperatorToken(pasted.trim());
               void qc.invalidateQueries({ queryKey: ['operator-token'] });
             }}

@@ -62,7 +62,7 @@ export function MarketsPanel() {
       <ErrorLine error={error} />
       {isLoading ? <Empty>Loading markets…</Empty> : null}
       {markets && shown.length === 0 ? <Empty>No market matches “{filter}”.</Empty> : null}
-      <ul className="market-list" role="listbox" tabIndex={0} onKeyDown={(e) => (e.key === 'ArrowDown' ? move(1) : e.key === 'ArrowUp' ? move(-1) : undefined)}>
+      <ul className="market-list" role="listbox" aria-label="Markets" tabIndex={0} onKeyDown={(e) => (e.key === 'ArrowDown' ? move(1) : e.key === 'ArrowUp' ? move(-1) : undefined)}>
         {shown.map((m) => {
           const dp = tickDecimals(m.minimum_tick_size);
           const active = m.condition_id === selected?.condition_id;

@@ -17,7 +17,7 @@ function myLeg(t: TradeRecord) {
 
 export function MyTradesPanel() {
   const session = useSession();
-  const { question } = useMarketLabels();
+  const { question, tick } = useMarketLabels();
   const trades = useMyTrades(session.trader);
   const simulated = useSimulatedAddresses();
   if (!session.trader?.hasCredentials) return <Empty>Your fills appear here once the wallet has an API key.</Empty>;
@@ -42,7 +42,7 @@ export function MyTradesPanel() {
               const leg = myLeg(t);
               return (
                 <tr key={`${t.id}-${leg.role}`} data-testid="my-trade-row" data-trade-id={t.id}>
-                  <LegCells time={t.match_time} market={question(t.market)} outcome={leg.outcome} side={leg.side} price={leg.price} size={leg.size} />
+                  <LegCells time={t.match_time} market={question(t.market)} outcome={leg.outcome} side={leg.side} price={leg.price} size={leg.size} tick={tick(t.market)} />
                   <td>{leg.role}{simulated.has((leg.role === 'TAKER' ? t.maker_orders?.[0]?.maker_address : t.maker_address)?.toLowerCase() ?? '') ? <span className="dim" title="the counterparty was a simulated participant" data-testid="sim-marker"> · sim</span> : null}</td>
                   <td>{t.status}</td>
                   <IdCell id={t.id} />

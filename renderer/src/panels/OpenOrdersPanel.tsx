@@ -4,21 +4,27 @@ import { ErrorLine } from '../components/ErrorLine.js';
 import { IdCell, LegCells, LegColumns } from '../components/LegColumns.js';
 import { useOpenOrders, useSession } from '../api/hooks.js';
 import { isMissingRoute } from '../api/describeError.js';
-import { fixedDecimals, shortId } from '../format.js';
+import { fixedDecimals, shortRecordId, timeOf } from '../format.js';
+import { notify } from '../notify/notify.js';
+import { cancelledHere } from '../notify/useOrderWatcher.js';
 import type { CancelResult } from '../api/types.js';
 import { useMarketLabels } from './useMarketLabels.js';
 
 export function OpenOrdersPanel() {
   const session = useSession();
-  const { question, outcome: outcomeOf } = useMarketLabels();
+  const { question, outcome: outcomeOf, tick } = useMarketLabels();
   const orders = useOpenOrders(session.trader);
   const qc = useQueryClient();
   const after = () => {
     void qc.invalidateQueries({ queryKey: ['trader'] });
     void qc.invalidateQueries({ queryKey: ['book'] });
   };
-  const cancel = useMutation({ mutationFn: (id: string) => session.trader!.cancel(id), onSettled: after });
-  const cancelAll = useMutation({ mutationFn: () => session.trader!.cancelAll(), onSettled: after });
+  const toastCancelled = (r: CancelResult) => {
+    for (const id of r.canceled) cancelledHere.add(id);
+    if (r.canceled.length) notify.cancelled(r.canceled.length === 1 ? `order ${shortRecordId(r.canceled[0])}` : `${r.canceled.length} orders`);
+  };
+  const cancel = useMutation({ mutationFn: (id: string) => session.trader!.cancel(id), onSuccess: toastCancelled, onSettled: after });
+  const cancelAll = useMutation({ mutationFn: () => session.trader!.cancelAll(), onSuccess: toastCancelled, onSettled: after });
 
   if (!session.trader?.hasCredentials) return <Empty>Open orders appear here once the wallet has an API key.</Empty>;
   if (orders.error && isMissingRoute(orders.error)) return <Empty>Open orders are not available on this engine yet.</Empty>;
@@ -42,20 +48,22 @@ export function OpenOrdersPanel() {
               <LegColumns />
               <th className="num">Filled</th>
               <th>Type</th>
+              <th>Expires</th>
               <th>Status</th>
               <th>Id</th>
-              <th />
+              <th className="actions" />
             </tr>
           </thead>
           <tbody>
             {rows.map((o) => (
               <tr key={o.id} data-testid="open-order-row" data-order-id={o.id} data-price={o.price} data-side={o.side}>
-                <LegCells time={o.createdAt} market={question(o.market)} outcome={outcomeOf(o.market, o.outcome)} side={o.side} price={o.price} size={o.originalSize} />
+                <LegCells time={o.createdAt} market={question(o.market)} outcome={outcomeOf(o.market, o.outcome)} side={o.side} price={o.price} size={o.originalSize} tick={tick(o.market)} />
                 <td className="num">{fixedDecimals(o.sizeMatched, 2)}</td>
                 <td>{o.type}</td>
+                <td data-testid="open-order-expiry">{o.expiration && o.expiration !== '0' ? timeOf(Number(o.expiration) - 60) : '—'}</td>
                 <td>{o.status}</td>
                 <IdCell id={o.id} />
-                <td>
+                <td className="actions">
                   <button className="ghost small danger" data-testid="cancel-order" disabled={cancel.isPending} onClick={() => cancel.mutate(o.id)}>
                     Cancel
                   </button>
@@ -75,7 +83,7 @@ function CancelSummary({ result }: { result: CancelResult | undefined }) {
   return (
     <span className="dim" data-testid="cancel-result">
       cancelled {result.canceled.length}
-      {failed.length ? ` · not cancelled: ${failed.map(([id, why]) => `${shortId(id)} (${why})`).join(', ')}` : ''}
+      {failed.length ? ` · not cancelled: ${failed.map(([id, why]) => `${shortRecordId(id)} (${why})`).join(', ')}` : ''}
     </span>
   );
 }

@@ -1,7 +1,8 @@
 import { useMemo, type ReactNode } from 'react';
 import { Empty, Panel } from '../components/Panel.js';
 import { ErrorLine } from '../components/ErrorLine.js';
-import { useBook, useSelection } from '../api/hooks.js';
+import { useBook, useOpenOrders, useSelection, useSession } from '../api/hooks.js';
+import { ownSizeByLevel } from '../ticket/ownOrders.js';
 import { bookLadder, type LadderRow } from '../ladder/bookLadder.js';
 import { fixedDecimals, tickDecimals } from '../format.js';
 import { useUi } from '../state/uiStore.js';
@@ -10,28 +11,40 @@ export function OrderBookPanel() {
   const { market, tokenId } = useSelection();
   const { data: book, error, isLoading, dataUpdatedAt } = useBook(tokenId);
   const prefill = useUi((s) => s.prefillTicket);
+  const session = useSession();
+  const { data: open } = useOpenOrders(session.trader);
+  const own = useMemo(() => ownSizeByLevel(open ?? [], tokenId), [open, tokenId]);
   const ladder = useMemo(() => (book ? bookLadder(book, 14) : undefined), [book]);
   const dp = tickDecimals(book?.tick_size ?? market?.minimum_tick_size ?? '0.01');
 
-  const row = (side: 'ask' | 'bid', r: LadderRow) => (
+  const row = (side: 'ask' | 'bid', r: LadderRow) => {
+    const mine = own.get(`${side === 'ask' ? 'SELL' : 'BUY'}:${r.price}`);
+    return (
     <tr
       key={`${side}-${r.price}`}
       className={`lvl ${side}`}
       data-testid={`book-${side}-row`}
       data-price={r.price}
       data-size={r.size}
-      title={side === 'ask' ? 'Click: buy at this price' : 'Click: sell at this price'}
-      // Clicking an ask lifts it (BUY at that price); clicking a bid hits it (SELL), with the level's size.
-      onClick={() => prefill({ side: side === 'ask' ? 'BUY' : 'SELL', price: r.price, size: r.size })}
+      data-own={mine ?? ''}
+      title={`${side === 'ask' ? 'Click: buy at this price' : 'Click: sell at this price'}; Shift-click: price and size${mine ? ` · yours: ${mine} of ${r.size} at this level` : ''}`}
+      // Clicking an ask lifts it (BUY at that price), a bid hits it (SELL); shift-click also takes the level's size.
+      onClick={(e) => prefill({ side: side === 'ask' ? 'BUY' : 'SELL', price: r.price, ...(e.shiftKey ? { size: r.size } : {}) })}
     >
       <td className="px">
         <span className="bar" style={{ width: `${r.depthPct}%` }} />
         <span className="v">{fixedDecimals(r.price, dp)}</span>
+        {mine ? (
+          <span className="own" data-testid="book-own-marker" aria-label={`your orders: ${mine} shares`}>
+            ● {fixedDecimals(mine, 2)}
+          </span>
+        ) : null}
       </td>
       <td className="num">{fixedDecimals(r.size, 2)}</td>
       <td className="num dim">{fixedDecimals(r.cumulative, 2)}</td>
     </tr>
-  );
+    );
+  };
 
   return (
     <Panel

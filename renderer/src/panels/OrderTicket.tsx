@@ -1,15 +1,21 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Dialog } from 'radix-ui';
 import { Panel } from '../components/Panel.js';
-import { ErrorLine } from '../components/ErrorLine.js';
-import { useSelection, useSession } from '../api/hooks.js';
+import { traderKey, useBalance, useBook, useSelection, useSession } from '../api/hooks.js';
 import { limitOrderAmounts } from '../api/clientAdapter.js';
 import type { OrderType, Side } from '../../../engine/protocol/eip712.js';
 import { useUi } from '../state/uiStore.js';
 import { gtdExpiration, previewTicket } from '../ticket/ticketMath.js';
-import { baseUnitsToDisplay, fixedDecimals, shortId } from '../format.js';
+import { baseUnitsToDisplay, fixedDecimals, shortRecordId, tickDecimals } from '../format.js';
+import { fatFingerWarnings, previewAgainstBook, startingPrice } from '../ticket/bookPreview.js';
+import { bookLadder } from '../ladder/bookLadder.js';
+import { notify } from '../notify/notify.js';
+import { translateRejection } from '../notify/translateRejection.js';
+import { describeError } from '../api/describeError.js';
+import { formatUnits } from '../../../engine/protocol/amounts.js';
 import { isTyping } from './MarketsPanel.js';
-import type { PlacementResult } from '../api/types.js';
+import type { OrderRecord, PlacementResult } from '../api/types.js';
 
 const TYPES: { value: OrderType; label: string; hint: string }[] = [
   { value: 'GTC', label: 'GTC', hint: 'Good till cancelled: rests on the book' },
@@ -21,6 +27,7 @@ const TYPES: { value: OrderType; label: string; hint: string }[] = [
 export function OrderTicket() {
   const { market, outcomeIndex, tokenId } = useSelection();
   const selectOutcome = useUi((s) => s.selectOutcome);
+  const outcomeName = market?.tokens[outcomeIndex]?.outcome ?? '';
   const prefill = useUi((s) => s.prefill);
   const session = useSession();
   const qc = useQueryClient();
@@ -28,8 +35,19 @@ export function OrderTicket() {
   const [price, setPrice] = useState('');
   const [size, setSize] = useState('');
   const [orderType, setOrderType] = useState<OrderType>('GTC');
+  // Market mode: FOK/FAK at the book's worst price for the amount; buys are sized in dollars.
+  const [mode, setMode] = useState<'limit' | 'market'>('limit');
+  const [amount, setAmount] = useState('');
   const [gtdMinutes, setGtdMinutes] = useState('60');
+  const [postOnly, setPostOnly] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const confirmOrders = useUi((s) => s.confirmOrders);
+  const setConfirmOrders = useUi((s) => s.setConfirmOrders);
+  const sending = useRef(false);
   const priceRef = useRef<HTMLInputElement>(null);
+  const { data: book } = useBook(tokenId);
+  const balance = useBalance(session.trader);
+  const ladder = useMemo(() => (book ? bookLadder(book, 1) : undefined), [book]);
 
   // A click in the book fills side, price and size.
   useEffect(() => {
@@ -39,6 +57,13 @@ export function OrderTicket() {
     if (prefill.size) setSize(trimSize(prefill.size));
     priceRef.current?.focus();
   }, [prefill]);
+
+  // Another outcome or market: a price typed for the old book means nothing here (defect 6).
+  useEffect(() => {
+    setPrice('');
+    place.reset();
+    // Only a new token resets the ticket.
+  }, [tokenId]);
 
   // B / S pick the side and jump to the price, from anywhere outside a text field.
   useEffect(() => {
@@ -56,18 +81,39 @@ export function OrderTicket() {
   }, []);
 
   const tick = String(market?.minimum_tick_size ?? '0.01');
+  const marketFill = useMemo(
+    () => (mode === 'market' && book ? previewAgainstBook({ side, bids: book.bids, asks: book.asks, ...(side === 'BUY' ? { amount } : { size }), immediateOnly: true }) : undefined),
+    [mode, book, side, amount, size],
+  );
+  // What will be signed: in market mode the price is the worst level the amount reaches, the size what it buys.
+  const ePrice = mode === 'market' ? (marketFill?.worstPrice ?? '') : price;
+  const eSize = mode === 'market' && side === 'BUY' ? (marketFill && marketFill.filled !== '0' ? trimSize(marketFill.filled) : '') : size;
   const preview = useMemo(
-    () => previewTicket({ side, price, size, tickSize: tick, minOrderSize: String(market?.minimum_order_size ?? '0') }),
-    [side, price, size, tick, market?.minimum_order_size],
+    () => previewTicket({ side, price: ePrice, size: eSize, tickSize: tick, minOrderSize: String(market?.minimum_order_size ?? '0') }),
+    [side, ePrice, eSize, tick, market?.minimum_order_size],
   );
   const amounts = useMemo(() => {
     if (!preview.ok) return undefined;
     try {
-      return limitOrderAmounts({ side, price, size, tickSize: tick });
+      return limitOrderAmounts({ side, price: ePrice, size: eSize, tickSize: tick });
     } catch {
       return undefined;
     }
-  }, [preview.ok, side, price, size, tick]);
+  }, [preview.ok, side, ePrice, eSize, tick]);
+
+  const bookPreview = useMemo(
+    () =>
+      book && preview.ok
+        ? previewAgainstBook({ side, bids: book.bids, asks: book.asks, limit: ePrice, size: eSize, feeBps: Number(market?.taker_base_fee ?? 0), immediateOnly: orderType === 'FOK' || orderType === 'FAK' })
+        : undefined,
+    [book, preview.ok, side, ePrice, eSize, market?.taker_base_fee, orderType],
+  );
+  const warnings = fatFingerWarnings({
+    price: ePrice,
+    mid: ladder?.mid,
+    cost: side === 'BUY' ? bookPreview?.cost : undefined,
+    balance: balance.data ? formatUnits(BigInt(balance.data.balance)) : undefined,
+  });
 
   const gtdLifetime = Number(gtdMinutes) * 60;
   const gtdOk = orderType !== 'GTD' || (Number.isFinite(gtdLifetime) && gtdLifetime >= 60);
@@ -79,13 +125,24 @@ export function OrderTicket() {
         market,
         tokenId,
         side,
-        price,
-        size,
+        price: ePrice,
+        size: eSize,
         orderType,
         ...(orderType === 'GTD' ? { expiration: gtdExpiration(Date.now(), gtdLifetime) } : {}),
+        ...(postOnly && (orderType === 'GTC' || orderType === 'GTD') ? { postOnly: true } : {}),
       });
     },
+    onSuccess: (r) => {
+      const what = `${side} ${eSize} ${outcomeName} @ ${ePrice} ${orderType}`;
+      if (!r.success) notify.rejected(r.error_code, r.error_msg);
+      else if (r.status === 'live') notify.placed(what);
+    },
+    onError: (e) => {
+      const d = describeError(e);
+      notify.rejected(d.code, d.message);
+    },
     onSettled: () => {
+      sending.current = false;
       void qc.invalidateQueries({ queryKey: ['trader'] });
       void qc.invalidateQueries({ queryKey: ['book'] });
       void qc.invalidateQueries({ queryKey: ['tape'] });
@@ -102,12 +159,21 @@ export function OrderTicket() {
         ? 'This market is not accepting orders (paused or closed).'
         : undefined;
 
+  // Double-submit guard: one order in flight, whatever the clicks and Enters.
+  const send = () => {
+    if (!canSubmit || sending.current) return;
+    sending.current = true;
+    setConfirming(false);
+    place.mutate();
+  };
   const submit = (e?: React.FormEvent) => {
     e?.preventDefault();
-    if (canSubmit) place.mutate();
+    if (!canSubmit) return;
+    if (confirmOrders) setConfirming(true);
+    else send();
   };
-
-  const outcomeName = market?.tokens[outcomeIndex]?.outcome ?? '';
+  const reason = blocker ?? (!preview.ok ? (preview.priceError ?? preview.sizeError) : !gtdOk ? 'Set a GTD lifetime of at least a minute.' : undefined);
+  const dp = tickDecimals(tick);
   return (
     <Panel title="Order ticket" className="ticket" testId="ticket-panel">
       <form onSubmit={submit} className="ticket-form">
@@ -118,6 +184,23 @@ export function OrderTicket() {
           <button type="button" className={`sell ${side === 'SELL' ? 'on' : ''}`} data-testid="ticket-side-sell" onClick={() => setSide('SELL')} title="Sell (S)">
             Sell
           </button>
+        </div>
+        <div className="seg mode-seg" role="group" aria-label="Order mode">
+          {(['limit', 'market'] as const).map((m) => (
+            <button
+              type="button"
+              key={m}
+              className={mode === m ? 'on' : ''}
+              aria-pressed={mode === m}
+              data-testid={`ticket-mode-${m}`}
+              onClick={() => {
+                setMode(m);
+                setOrderType(m === 'market' ? 'FAK' : 'GTC');
+              }}
+            >
+              {m === 'limit' ? 'Limit' : 'Market'}
+            </button>
+          ))}
         </div>
         {market ? (
           <div className="seg outcome-seg">
@@ -134,7 +217,18 @@ export function OrderTicket() {
             ))}
           </div>
         ) : null}
-        <label className="field">
+        {mode === 'market' && side === 'BUY' ? (
+          <label className="field">
+            <span>Amount ($)</span>
+            <input inputMode="decimal" placeholder="dollars to spend" value={amount} data-testid="ticket-amount" onChange={(e) => setAmount(e.target.value.trim())} />
+          </label>
+        ) : null}
+        {mode === 'market' ? (
+          <div className="hint" data-testid="ticket-market-price">
+            {marketFill?.worstPrice ? `Up to ${fixedDecimals(marketFill.worstPrice, tickDecimals(tick))} · ${fixedDecimals(marketFill.filled, 2)} shares` : 'Nothing on the book to take.'}
+          </div>
+        ) : null}
+        <label className="field" hidden={mode === 'market'}>
           <span>Limit price</span>
           <input
             ref={priceRef}
@@ -146,13 +240,14 @@ export function OrderTicket() {
             onKeyDown={(e) => {
               if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
                 e.preventDefault();
-                setPrice((p) => stepPrice(p, tick, e.key === 'ArrowUp' ? 1 : -1));
+                // An empty price starts near the market, not at one tick (issue 14, 9).
+                setPrice((p) => (p === '' ? startingPrice(side, ladder?.bestBid, ladder?.bestAsk) : stepPrice(p, tick, e.key === 'ArrowUp' ? 1 : -1)));
               }
             }}
           />
         </label>
         {price && preview.priceError ? <div className="field-error" data-testid="ticket-price-error">{preview.priceError}</div> : null}
-        <label className="field">
+        <label className="field" hidden={mode === 'market' && side === 'BUY'}>
           <span>Size (shares)</span>
           <input inputMode="decimal" placeholder={`min ${String(market?.minimum_order_size ?? '')}`} value={size} data-testid="ticket-size" onChange={(e) => setSize(e.target.value.trim())} />
         </label>
@@ -161,7 +256,7 @@ export function OrderTicket() {
           <label className="field">
             <span>Type</span>
             <select value={orderType} data-testid="ticket-type" onChange={(e) => setOrderType(e.target.value as OrderType)} title={TYPES.find((t) => t.value === orderType)?.hint}>
-              {TYPES.map((t) => (
+              {TYPES.filter((t) => (mode === 'market' ? t.value === 'FOK' || t.value === 'FAK' : true)).map((t) => (
                 <option key={t.value} value={t.value} title={t.hint}>
                   {t.label}
                 </option>
@@ -176,10 +271,40 @@ export function OrderTicket() {
           ) : null}
         </div>
         {!gtdOk ? <div className="field-error">A GTD order must live at least one minute.</div> : null}
+        {orderType === 'GTD' && gtdOk ? (
+          <div className="hint" data-testid="ticket-expiry-at">
+            Expires {new Date((gtdExpiration(Date.now(), gtdLifetime) - 60) * 1000).toLocaleTimeString()} (signed with the 60 s buffer)
+          </div>
+        ) : null}
+        {orderType === 'GTC' || orderType === 'GTD' ? (
+          <label className="check">
+            <input type="checkbox" checked={postOnly} onChange={(e) => setPostOnly(e.target.checked)} data-testid="ticket-post-only" /> Post only (never take liquidity)
+          </label>
+        ) : null}
         <dl className="ticket-summary" data-testid="ticket-summary">
           <div>
             <dt>{side === 'BUY' ? 'Cost' : 'Proceeds'}</dt>
-            <dd data-testid="ticket-cost">{preview.notional !== undefined ? fixedDecimals(preview.notional, 4) : '—'}</dd>
+            <dd data-testid="ticket-cost">{bookPreview ? fixedDecimals(bookPreview.cost, 4) : preview.notional !== undefined ? fixedDecimals(preview.notional, 4) : '—'}</dd>
+          </div>
+          <div>
+            <dt>Fills now</dt>
+            <dd data-testid="ticket-fills-now">
+              {bookPreview ? `${fixedDecimals(bookPreview.filled, 2)} sh${bookPreview.averagePrice ? ` · avg ${fixedDecimals(bookPreview.averagePrice, dp + 1)} · worst ${fixedDecimals(bookPreview.worstPrice, dp)}` : ''}` : '—'}
+            </dd>
+          </div>
+          {bookPreview && bookPreview.rest !== '0' ? (
+            <div>
+              <dt>{orderType === 'FOK' || orderType === 'FAK' ? 'Killed' : 'Rests'}</dt>
+              <dd data-testid="ticket-rest">{fixedDecimals(bookPreview.rest, 2)} sh</dd>
+            </div>
+          ) : null}
+          <div>
+            <dt>Fee (est.) · impact</dt>
+            <dd>{bookPreview ? `${fixedDecimals(bookPreview.fee, 4)} · ${bookPreview.priceImpact ? fixedDecimals(bookPreview.priceImpact, dp) : '0'}` : '—'}</dd>
+          </div>
+          <div>
+            <dt>Max loss</dt>
+            <dd data-testid="ticket-max-loss">{bookPreview ? fixedDecimals(bookPreview.maxLoss, 2) : '—'}</dd>
           </div>
           {side === 'BUY' ? (
             <div>
@@ -199,32 +324,96 @@ export function OrderTicket() {
         <button type="submit" className={`submit ${side === 'BUY' ? 'buy' : 'sell'}`} disabled={!canSubmit} data-testid="ticket-submit">
           {place.isPending ? 'Signing…' : `${side === 'BUY' ? 'Buy' : 'Sell'} ${outcomeName} ${orderType}`}
         </button>
-        {blocker ? <div className="hint" data-testid="ticket-blocker">{blocker}</div> : null}
-        <ErrorLine error={place.error} testId="ticket-error" />
+        {reason ? <div className="hint" data-testid="ticket-blocker">{reason}</div> : null}
+        <label className="check">
+          <input type="checkbox" checked={confirmOrders} onChange={(e) => setConfirmOrders(e.target.checked)} data-testid="ticket-confirm-toggle" /> Confirm before sending
+        </label>
+        {place.error ? <RejectionLine code={describeError(place.error).code} message={describeError(place.error).message} testId="ticket-error" /> : null}
         {place.data ? <PlacementLine result={place.data} /> : null}
       </form>
+      <Dialog.Root open={confirming} onOpenChange={setConfirming}>
+        <Dialog.Portal>
+          <Dialog.Overlay className="dialog-overlay" />
+          <Dialog.Content className="dialog" data-testid="order-confirm-dialog">
+            <Dialog.Title>
+              {side === 'BUY' ? 'Buy' : 'Sell'} {fixedDecimals(eSize, 2)} {outcomeName} @ {ePrice} ({orderType})
+            </Dialog.Title>
+            <Dialog.Description className="dim">{market?.question}</Dialog.Description>
+            <dl className="ticket-summary">
+              <div>
+                <dt>{side === 'BUY' ? 'Cost' : 'Proceeds'}</dt>
+                <dd>{bookPreview ? fixedDecimals(bookPreview.cost, 2) : '—'}</dd>
+              </div>
+              <div>
+                <dt>Fills now</dt>
+                <dd>{bookPreview ? fixedDecimals(bookPreview.filled, 2) : '—'} sh</dd>
+              </div>
+              <div>
+                <dt>Max loss</dt>
+                <dd>{bookPreview ? fixedDecimals(bookPreview.maxLoss, 2) : '—'}</dd>
+              </div>
+            </dl>
+            {warnings.map((w) => (
+              <div key={w} className="field-error" data-testid="fat-finger-warning" role="alert">
+                ⚠ {w}
+              </div>
+            ))}
+            <div className="dialog-actions">
+              <Dialog.Close asChild>
+                <button type="button" data-testid="order-cancel">Back</button>
+              </Dialog.Close>
+              <button type="button" className={`submit ${side === 'BUY' ? 'buy' : 'sell'}`} data-testid="order-confirm" onClick={send} autoFocus>
+                {warnings.length ? 'Send anyway' : 'Send order'}
+              </button>
+            </div>
+          </Dialog.Content>
+        </Dialog.Portal>
+      </Dialog.Root>
     </Panel>
   );
 }
 
-function PlacementLine({ result }: { result: PlacementResult }) {
+/** A rejection in the ticket: the translated title and what to do, ids shortened (defect 4). */
+function RejectionLine({ code, message, testId }: { code: string | null | undefined; message: string | null | undefined; testId: string }) {
+  const t = translateRejection(code, message);
   return (
-    <div className={`placement ${result.success ? 'ok' : 'bad'}`} data-testid="ticket-result" data-success={String(result.success)} data-status={result.status ?? ''}>
-      {result.success ? (
-        <>
-          <span className="badge ok" data-testid="ticket-result-status">{(result.status ?? 'accepted').toUpperCase()}</span>
-          <span className="mono" title={result.order_id ?? ''}>
-            order {shortId(result.order_id, 10)}
-          </span>
-          {result.error_code ? <code className="err-code">{result.error_code}</code> : null}
-          {result.error_msg ? <span className="dim">{result.error_msg}</span> : null}
-        </>
-      ) : (
-        <>
-          <code className="err-code" data-testid="ticket-result-code">{result.error_code ?? 'rejected'}</code>
-          <span className="err-msg">{result.error_msg}</span>
-        </>
-      )}
+    <div className="error-line" data-testid={testId} role="alert" title={t.detail}>
+      <b>{t.title}</b>
+      <span className="err-msg">{t.action}</span>
+      <code className="err-code" data-testid="ticket-result-code">{t.code}</code>
+    </div>
+  );
+}
+
+function PlacementLine({ result }: { result: PlacementResult }) {
+  const session = useSession();
+  // The placement answer is a moment; the order lives on: follow it until it is final (defect 7).
+  const followed = useQuery({
+    queryKey: traderKey(session.trader, 'order', result.order_id),
+    queryFn: () => session.trader!.order(result.order_id!),
+    enabled: !!result.success && !!result.order_id && !!session.trader,
+    refetchInterval: (q) => (q.state.data && (q.state.data.status === 'filled' || q.state.data.status === 'cancelled') ? false : 1000),
+  });
+  if (!result.success) {
+    return (
+      <div className="placement bad" data-testid="ticket-result" data-success="false" data-status={result.status ?? ''}>
+        <RejectionLine code={result.error_code} message={result.error_msg} testId="ticket-rejection" />
+      </div>
+    );
+  }
+  const o: OrderRecord | undefined = followed.data;
+  const state = o ? (o.status === 'open' ? 'live' : o.status.replace('_', ' ')) : (result.status ?? 'accepted');
+  return (
+    <div className="placement ok" data-testid="ticket-result" data-success="true" data-status={result.status ?? ''} data-order-status={o?.status ?? ''}>
+      <span className="badge ok" data-testid="ticket-result-status">{state.toUpperCase()}</span>
+      {o ? (
+        <span data-testid="ticket-result-filled">
+          filled {fixedDecimals(o.sizeMatched, 2)} of {fixedDecimals(o.originalSize, 2)}
+        </span>
+      ) : null}
+      <span className="mono" title={result.order_id ?? ''}>
+        order {shortRecordId(result.order_id)}
+      </span>
     </div>
   );
 }

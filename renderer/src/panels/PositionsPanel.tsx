@@ -1,7 +1,10 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Empty } from '../components/Panel.js';
 import { ErrorLine } from '../components/ErrorLine.js';
 import { useHolders, usePositions, useSelection, useSession } from '../api/hooks.js';
-import { isMissingRoute } from '../api/describeError.js';
+import { describeError, isMissingRoute } from '../api/describeError.js';
+import { notify } from '../notify/notify.js';
+import { toast } from 'sonner';
 import { shortAddress } from '../format.js';
 
 const num = (v: number | undefined, dp = 2) => (typeof v === 'number' && Number.isFinite(v) ? v.toLocaleString('en-US', { minimumFractionDigits: dp, maximumFractionDigits: dp }) : '—');
@@ -9,6 +12,17 @@ const num = (v: number | undefined, dp = 2) => (typeof v === 'number' && Number.
 export function PositionsPanel() {
   const session = useSession();
   const positions = usePositions(session.address);
+  const qc = useQueryClient();
+  // The engine's POST /redeem pays out a resolved market's winning shares (defect 5).
+  const redeem = useMutation({
+    mutationFn: (conditionId: string) => session.trader!.redeem(conditionId),
+    onSuccess: () => toast.success('Redeemed', { description: 'The winning shares were paid out in collateral.' }),
+    onError: (e) => {
+      const d = describeError(e);
+      notify.rejected(d.code, d.message);
+    },
+    onSettled: () => void qc.invalidateQueries(),
+  });
   if (!session.address) return <Empty>Select a wallet to see its positions.</Empty>;
   if (positions.error && isMissingRoute(positions.error)) return <Empty>Positions are not available on this engine yet.</Empty>;
   const rows = positions.data ?? [];
@@ -28,7 +42,7 @@ export function PositionsPanel() {
               <th className="num">Value</th>
               <th className="num">P&amp;L</th>
               <th className="num">Realized</th>
-              <th />
+              <th className="actions" />
             </tr>
           </thead>
           <tbody>
@@ -44,7 +58,16 @@ export function PositionsPanel() {
                   {num(p.cashPnl)} <span className="dim">({num(p.percentPnl, 1)}%)</span>
                 </td>
                 <td className="num">{num(p.realizedPnl)}</td>
-                <td>{p.redeemable ? <span className="badge ok">REDEEMABLE</span> : null}</td>
+                <td className="actions">
+                  {p.redeemable ? (
+                    <>
+                      <span className="badge ok">REDEEMABLE</span>{' '}
+                      <button className="small" data-testid="redeem" disabled={!session.trader?.hasCredentials || redeem.isPending} onClick={() => redeem.mutate(p.conditionId)}>
+                        Redeem
+                      </button>
+                    </>
+                  ) : null}
+                </td>
               </tr>
             ))}
           </tbody>

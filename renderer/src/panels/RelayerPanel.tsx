@@ -42,6 +42,11 @@ export function RelayerPanel() {
     onSettled: () => void qc.invalidateQueries({ queryKey: ['trader'] }),
   });
 
+  // The approval's state follows the relayer's list (it moves NEW → … → CONFIRMED), not the submit answer.
+  const approveState = txs.data?.find((t) => t.transactionID === approve.data?.transactionID)?.state ?? approve.data?.state;
+  const approved = (txs.data ?? []).some((t) => /^approve/.test(t.metadata ?? '') && (t.state === 'STATE_MINED' || t.state === 'STATE_CONFIRMED'));
+  const approvePending = !!approveState && !FINAL_STATES.has(approveState);
+
   if (!address) return <Empty>Select a wallet to see its Safe.</Empty>;
   const chainless = config && config.rpcUrl === null;
   const deployedErr = deployed.error ? describeError(deployed.error) : undefined;
@@ -73,11 +78,11 @@ export function RelayerPanel() {
         </button>
         <button
           data-testid="relayer-approve"
-          disabled={!session.trader?.hasCredentials || approve.isPending || deployed.data?.deployed !== true}
+          disabled={!session.trader?.hasCredentials || approve.isPending || approvePending || approved || deployed.data?.deployed !== true}
           onClick={() => approve.mutate()}
           title="Submit a SAFE transaction approving collateral and outcome tokens to the exchanges"
         >
-          {approve.isPending ? 'Submitting…' : 'Approve for trading'}
+          {approve.isPending ? 'Submitting…' : approved ? 'Approved for trading' : 'Approve for trading'}
         </button>
         {!session.trader?.hasCredentials ? <span className="hint">Relayer writes need an API key.</span> : null}
         {chainless ? <span className="hint">This engine runs without a chain (--chain none): wallet routes are disabled.</span> : null}
@@ -91,7 +96,7 @@ export function RelayerPanel() {
       ) : null}
       {approve.data ? (
         <div className="placement ok" data-testid="relayer-approve-result">
-          <span className="badge ok">{approve.data.state.replace('STATE_', '')}</span>
+          <span className="badge ok" data-testid="relayer-approve-state">{(approveState ?? '').replace('STATE_', '')}</span>
           <span className="mono">transaction {shortId(approve.data.transactionID, 14)}</span>
         </div>
       ) : null}

@@ -58,6 +58,7 @@ export function WalletPanel() {
         <select
           value={value}
           data-testid="wallet-select"
+          aria-label="Wallet"
           onChange={(e) => {
             const v = e.target.value;
             if (v === 'injected') select({ kind: 'injected' });

@@ -19,6 +19,12 @@ interface UiState {
   bottomTab: BottomTab;
   prefill: TicketPrefill | null;
   marketFilter: string;
+  /** Ask before sending an order (on by default, issue 14 defect 3). */
+  confirmOrders: boolean;
+  /** Colour-vision-safe palette (blue/orange instead of green/red). */
+  cvdSafe: boolean;
+  setConfirmOrders(on: boolean): void;
+  setCvdSafe(on: boolean): void;
   selectMarket(conditionId: string, outcomeIndex?: number): void;
   selectOutcome(outcomeIndex: number): void;
   setBottomTab(tab: BottomTab): void;
@@ -35,6 +41,10 @@ export const useUi = create<UiState>()(
       bottomTab: 'orders',
       prefill: null,
       marketFilter: '',
+      confirmOrders: true,
+      cvdSafe: false,
+      setConfirmOrders: (confirmOrders) => set({ confirmOrders }),
+      setCvdSafe: (cvdSafe) => set({ cvdSafe }),
       selectMarket: (conditionId, outcomeIndex = 0) => set({ conditionId, outcomeIndex, prefill: null }),
       selectOutcome: (outcomeIndex) => set({ outcomeIndex, prefill: null }),
       setBottomTab: (bottomTab) => set({ bottomTab }),
@@ -43,7 +53,7 @@ export const useUi = create<UiState>()(
     }),
     {
       name: 'sandbox-terminal.ui',
-      partialize: (s) => ({ conditionId: s.conditionId, outcomeIndex: s.outcomeIndex, bottomTab: s.bottomTab }),
+      partialize: (s) => ({ conditionId: s.conditionId, outcomeIndex: s.outcomeIndex, bottomTab: s.bottomTab, confirmOrders: s.confirmOrders, cvdSafe: s.cvdSafe }),
     },
   ),
 );

@@ -1,0 +1,74 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fatFingerWarnings, previewAgainstBook, startingPrice } from './bookPreview.js';
+
+// Wire order: asks descending (best last), bids ascending (best last).
+const asks = [
+  { price: '0.45', size: '1000' },
+  { price: '0.4', size: '300' },
+  { price: '0.38', size: '150' },
+];
+const bids = [
+  { price: '0.3', size: '500' },
+  { price: '0.35', size: '200' },
+];
+
+test('a marketable FAK previews what the book would fill, not limit × size', () => {
+  const p = previewAgainstBook({ side: 'BUY', asks, bids, limit: '0.40', size: '1000' })!;
+  assert.equal(p.filled, '450');
+  assert.equal(p.matchedNotional, '177');
+  assert.equal(p.rest, '550');
+  assert.equal(p.worstPrice, '0.4');
+  assert.equal(p.averagePrice, '0.393333');
+  assert.equal(p.priceImpact, '0.02');
+  assert.equal(p.payoutIfRight, '1000');
+});
+
+test('a FAK costs only what fills at once: the rest is killed', () => {
+  const p = previewAgainstBook({ side: 'BUY', asks, bids, limit: '0.40', size: '1000', immediateOnly: true })!;
+  assert.equal(p.cost, '177');
+  assert.equal(p.rest, '550');
+  assert.equal(p.payoutIfRight, '450');
+});
+
+test('a market buy by dollars stops when the budget is spent', () => {
+  const p = previewAgainstBook({ side: 'BUY', asks, bids, amount: '97' })!;
+  // 150 @0.38 = 57, then 100 @0.40 = 40.
+  assert.equal(p.filled, '250');
+  assert.equal(p.matchedNotional, '97');
+  assert.equal(p.maxLoss, '97');
+});
+
+test('a sell walks the bids from the best down and its max loss is 1 − price per share', () => {
+  const p = previewAgainstBook({ side: 'SELL', asks, bids, size: '300' })!;
+  assert.equal(p.filled, '300');
+  assert.equal(p.matchedNotional, '100');
+  assert.equal(p.maxLoss, '200');
+  assert.equal(p.payoutIfRight, undefined);
+});
+
+test('a resting limit away from the book fills nothing and costs limit × size', () => {
+  const p = previewAgainstBook({ side: 'BUY', asks, bids, limit: '0.2', size: '10' })!;
+  assert.equal(p.filled, '0');
+  assert.equal(p.cost, '2');
+  assert.equal(p.averagePrice, undefined);
+});
+
+test('the taker fee follows rate × min(p, 1 − p) × shares', () => {
+  const p = previewAgainstBook({ side: 'BUY', asks, bids, size: '100', feeBps: 100 })!;
+  assert.equal(p.fee, '0.38');
+});
+
+test('↑ in an empty price starts at the best price the order would take, else the mid', () => {
+  assert.equal(startingPrice('BUY', '0.35', '0.38'), '0.38');
+  assert.equal(startingPrice('SELL', '0.35', '0.38'), '0.35');
+  assert.equal(startingPrice('BUY', '0.35', undefined), '0.35');
+  assert.equal(startingPrice('BUY', undefined, undefined), '0.5');
+});
+
+test('fat-finger warnings fire for a price far from the mid and for a large share of the balance', () => {
+  assert.equal(fatFingerWarnings({ price: '0.9', mid: '0.5' }).length, 1);
+  assert.equal(fatFingerWarnings({ price: '0.55', mid: '0.5' }).length, 0);
+  assert.match(fatFingerWarnings({ cost: '6000', balance: '10000' })[0]!, /60%/);
+  assert.equal(fatFingerWarnings({ cost: '100', balance: '10000' }).length, 0);
+});

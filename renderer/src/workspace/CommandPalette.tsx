@@ -1,0 +1,71 @@
+import { useEffect, useState } from 'react';
+import { Command } from 'cmdk';
+import { useMarkets } from '../api/hooks.js';
+import { useUi, type BottomTab } from '../state/uiStore.js';
+
+const TAB_COMMANDS: { tab: BottomTab; label: string }[] = [
+  { tab: 'orders', label: 'Show open orders' },
+  { tab: 'trades', label: 'Show trades' },
+  { tab: 'positions', label: 'Show positions' },
+  { tab: 'holders', label: 'Show holders' },
+  { tab: 'relayer', label: 'Show relayer' },
+  { tab: 'admin', label: 'Show admin tools' },
+];
+
+/** Ctrl/⌘+K: every market and terminal action by name (cmdk does the fuzzy filtering and keyboard list). */
+export function CommandPalette() {
+  const [open, setOpen] = useState(false);
+  const { data: markets } = useMarkets();
+  const selectMarket = useUi((s) => s.selectMarket);
+  const setTab = useUi((s) => s.setBottomTab);
+  const confirmOrders = useUi((s) => s.confirmOrders);
+  const setConfirmOrders = useUi((s) => s.setConfirmOrders);
+  const cvdSafe = useUi((s) => s.cvdSafe);
+  const setCvdSafe = useUi((s) => s.setCvdSafe);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key.toLowerCase() === 'k' && (e.ctrlKey || e.metaKey)) {
+        e.preventDefault();
+        setOpen((o) => !o);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const run = (f: () => void) => () => {
+    f();
+    setOpen(false);
+  };
+
+  return (
+    <Command.Dialog open={open} onOpenChange={setOpen} label="Command palette" overlayClassName="dialog-overlay" contentClassName="dialog palette" data-testid="command-palette">
+      <Command.Input placeholder="Type a market or a command…" data-testid="palette-input" aria-label="Command" />
+      <Command.List>
+        <Command.Empty>No match.</Command.Empty>
+        <Command.Group heading="Markets">
+          {(markets ?? []).map((m) => (
+            <Command.Item key={m.condition_id} value={`market ${m.question}`} onSelect={run(() => selectMarket(m.condition_id))} data-testid="palette-market">
+              {m.question}
+              {m.closed ? <span className="muted"> · closed</span> : null}
+            </Command.Item>
+          ))}
+        </Command.Group>
+        <Command.Group heading="Terminal">
+          {TAB_COMMANDS.map((t) => (
+            <Command.Item key={t.tab} value={t.label} onSelect={run(() => setTab(t.tab))}>
+              {t.label}
+            </Command.Item>
+          ))}
+          <Command.Item value="toggle order confirmation" onSelect={run(() => setConfirmOrders(!confirmOrders))}>
+            {confirmOrders ? 'Turn order confirmation off' : 'Turn order confirmation on'}
+          </Command.Item>
+          <Command.Item value="toggle colour-vision-safe palette" onSelect={run(() => setCvdSafe(!cvdSafe))}>
+            {cvdSafe ? 'Use the red/green palette' : 'Use the colour-vision-safe palette'}
+          </Command.Item>
+        </Command.Group>
+      </Command.List>
+    </Command.Dialog>
+  );
+}
