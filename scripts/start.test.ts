@@ -18,6 +18,15 @@ test('with a display Chromium opens the terminal as an app window with its own p
   assert.ok(c.args.includes('--user-data-dir=/data/browser'));
 });
 
+test('as root Chromium gets --no-sandbox (it refuses to start without it) and the caller is told so', () => {
+  const root = chromiumCommand('http://x/app/', '/data', { DISPLAY: ':0' }, process.execPath, 0);
+  assert.ok(root?.args.includes('--no-sandbox'));
+  assert.equal(root?.asRoot, true);
+  const user = chromiumCommand('http://x/app/', '/data', { DISPLAY: ':0' }, process.execPath, 1000);
+  assert.equal(user?.args.includes('--no-sandbox'), false);
+  assert.equal(user?.asRoot, false);
+});
+
 test('a missing Chromium binary means no window', () => {
   assert.equal(chromiumCommand('http://x/app/', '/data', { DISPLAY: ':0' }, '/nonexistent/chromium'), undefined);
 });
