@@ -9,10 +9,10 @@ import { ManualClock } from './services/clock.js';
 import { FAST_EPOCH, runScenarioFast } from './services/scenarios/fastRun.js';
 import { parseScenarioText } from './services/scenarios/scenarioFile.js';
 import { createEngine } from './engine.js';
-import type { ChainMode, EngineConfig } from './config.js';
+import { checkListenHost, type ChainMode, type EngineConfig } from './config.js';
 
 const USAGE = `usage: npm run exchange -- [--port <n>] [--data-dir <dir>] [--chain anvil|none|<json-rpc-url>]
-                            [--host 127.0.0.1] [--profile default|polymarket] [--no-demo] [--no-rate-limits]
+                            [--host 127.0.0.1 [--allow-remote]] [--profile default|polymarket] [--no-demo] [--no-rate-limits]
                             [--no-sim] [--scenario <file.yaml|json> [--fast]]`;
 
 function parseChain(v: string | undefined): ChainMode | undefined {
@@ -29,6 +29,7 @@ async function main(): Promise<void> {
       'data-dir': { type: 'string' },
       chain: { type: 'string' },
       host: { type: 'string' },
+      'allow-remote': { type: 'boolean' },
       profile: { type: 'string' },
       'no-demo': { type: 'boolean' },
       'no-rate-limits': { type: 'boolean' },
@@ -52,7 +53,11 @@ async function main(): Promise<void> {
   if (values['data-dir']) partial.dataDir = values['data-dir'];
   const chain = parseChain(values.chain);
   if (chain) partial.chain = chain;
-  if (values.host) partial.host = values.host;
+  if (values.host) {
+    const warning = checkListenHost(values.host, values['allow-remote'] === true);
+    if (warning) console.error(warning);
+    partial.host = values.host;
+  }
   if (values.profile) {
     if (values.profile !== 'default' && values.profile !== 'polymarket') throw new Error(`--profile must be default or polymarket`);
     partial.profile = values.profile;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { makePrivateDir, makePrivateFile } from './privateFiles.js';
 
 /** Secrets the engine keeps in its data directory (file mode 0600), created on first start. */
 export interface Secrets {
@@ -21,9 +22,10 @@ function hex32(): `0x${string}` {
 }
 
 export function loadOrCreateSecrets(dataDir: string): Secrets {
-  mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   const path = join(dataDir, FILE);
   if (existsSync(path)) {
+    makePrivateFile(path);
     const s = JSON.parse(readFileSync(path, 'utf8')) as Partial<Secrets>;
     // Fill in secrets that older data directories lack, keeping the ones they have.
     const full: Secrets = {
