@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Headless exchange: npm run exchange -- --port <n> --data-dir <dir> [--chain anvil|none|<json-rpc-url>]
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { DEFAULT_RENDERER_DIST } from './http/routes/rendererRoutes.js';
 import type { Scenario } from './protocol/schemas/scenario.js';
 import { ManualClock } from './services/clock.js';
 import { FAST_EPOCH, runScenarioFast } from './services/scenarios/fastRun.js';
@@ -75,6 +76,10 @@ async function main(): Promise<void> {
   const engine = await createEngine(partial);
   const ready = await engine.listen();
   process.stdout.write(JSON.stringify(ready) + '\n');
+  if (engine.ctx.config.serveRenderer) {
+    const built = existsSync(join(DEFAULT_RENDERER_DIST, 'index.html'));
+    console.error(built ? `terminal: ${ready.trading}/app/` : `terminal: not built (no ${DEFAULT_RENDERER_DIST}); run \`npm run build:renderer\`, then open ${ready.trading}/app/`);
+  }
   if (scenario) await engine.ctx.scenarios.start({ scenario });
 
   let stopping = false;
