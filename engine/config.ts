@@ -25,6 +25,12 @@ export interface EngineConfig {
   seedDemo: boolean;
   /** Throttle per interface §8. */
   rateLimits: boolean;
+  /**
+   * The operator token, pinned (config or SANDBOX_OPERATOR_TOKEN); undefined rotates it at every start.
+   * `rotateOperatorToken` false keeps the one stored in the data directory (tests that restart an engine).
+   */
+  operatorToken?: string;
+  rotateOperatorToken: boolean;
   /** Serve the built renderer (renderer/dist) at /app when present. */
   serveRenderer: boolean;
   /** Simulated participants on the demo markets (decisions §9); off with --no-sim. */
@@ -53,6 +59,8 @@ export function resolveConfig(partial: Partial<EngineConfig> = {}): EngineConfig
     seedDemo: partial.seedDemo ?? true,
     rateLimits: partial.rateLimits ?? true,
     serveRenderer: partial.serveRenderer ?? true,
+    operatorToken: partial.operatorToken ?? (process.env.SANDBOX_OPERATOR_TOKEN || undefined),
+    rotateOperatorToken: partial.rotateOperatorToken ?? true,
     simulation: partial.simulation ?? true,
   };
 }

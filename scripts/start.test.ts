@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromiumCommand, electronBinary, terminalUrl } from './start.js';
+import { chromiumCommand, electronBinary, redactedReadyLine, terminalUrl } from './start.js';
 
 test('the terminal URL is the engine trading URL plus /app/', () => {
   assert.equal(terminalUrl('http://127.0.0.1:17317'), 'http://127.0.0.1:17317/app/');
@@ -35,4 +35,10 @@ test('electron is reported absent when its package or binary is not installed', 
   // In this environment the optional dependency failed to install; the probe must not throw.
   const bin = electronBinary();
   assert.ok(bin === undefined || typeof bin === 'string');
+});
+
+test('npm start prints the ready line without the operator token, saying where it is kept', () => {
+  const line = redactedReadyLine({ ready: true, trading: 'http://x', operatorToken: 'secret-token' }, '/data');
+  assert.equal(JSON.stringify(line).includes('secret-token'), false);
+  assert.match(line.operatorToken, /\/data\/secrets\.json/);
 });

@@ -12,6 +12,11 @@ import { findBrowser } from './findBrowser.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
+/** The ready line as `npm start` and the desktop app print it: the operator token replaced by where to find it. */
+export function redactedReadyLine<T extends { operatorToken: string }>(ready: T, dataDir: string): T {
+  return { ...ready, operatorToken: `(not printed: see ${join(dataDir, 'secrets.json')})` };
+}
+
 export function terminalUrl(trading: string): string {
   return `${trading}/app/`;
 }
@@ -105,13 +110,14 @@ async function main(): Promise<void> {
 
   const engine = await createEngine({ dataDir, port, ...(chain ? { chain } : {}) });
   const ready = await engine.listen();
-  process.stdout.write(JSON.stringify(ready) + '\n');
+  // The token stays out of this output (terminals are logged and shared): secrets.json has it.
+  process.stdout.write(JSON.stringify(redactedReadyLine(ready, dataDir)) + '\n');
   const url = terminalUrl(ready.trading);
   console.error(`terminal: ${url}`);
 
   let browser: ChildProcess | undefined;
   let stopping = false;
-  const chromium = values['no-open'] ? undefined : chromiumCommand(`${url}#operatorToken=${encodeURIComponent(ready.operatorToken)}`, dataDir);
+  const chromium = values['no-open'] ? undefined : chromiumCommand(`${url}#bootstrap=${engine.ctx.operatorBootstrap.issue()}`, dataDir);
   if (chromium) {
     if (chromium.asRoot) console.error('running as root: Chromium is started with --no-sandbox (run npm start as a normal user to keep its sandbox).');
     browser = spawn(chromium.cmd, chromium.args, { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -122,7 +128,7 @@ async function main(): Promise<void> {
       if (code && !stopping) console.error(`Chromium exited with ${code} (${browserErr.trim().split('\n').pop() ?? 'no output'}); open ${url} yourself`);
     });
   } else if (!values['no-open']) {
-    console.error('no display or no Chromium: open the URL above in a browser (the admin tab takes the operatorToken of the ready line).');
+    console.error(`no display or no Chromium: open the URL above in a browser (the admin tab takes the operatorToken kept in ${join(dataDir, 'secrets.json')}).`);
   }
 
   const stop = (signal: string) => {

@@ -51,3 +51,14 @@ function writeSecrets(path: string, s: Secrets): void {
   writeFileSync(path, JSON.stringify(s, null, 2), { mode: 0o600 });
   chmodSync(path, 0o600);
 }
+
+/**
+ * A new operator token for this start (or the one the user pinned), written back to secrets.json so
+ * local scripts with access to the data directory can still read it. Rotating per start means a token
+ * seen once (a screenshot, a shell history, an old log) stops working at the next restart.
+ */
+export function rotateOperatorToken(dataDir: string, secrets: Secrets, pinned?: string): Secrets {
+  const next: Secrets = { ...secrets, operatorToken: pinned ?? randomBytes(24).toString('hex') };
+  writeSecrets(join(dataDir, FILE), next);
+  return next;
+}
