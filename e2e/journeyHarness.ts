@@ -5,9 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { ensureBrowser } from '../scripts/findBrowser.mjs';
 import { createEngine, type ChainMode, type Engine, type ReadyLine } from '../engine/index.js';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// `npm test` finds (or installs) the browser and passes it as CHROMIUM_PATH; a journey run on its own searches too.
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? ensureBrowser();
 export const ARTIFACTS = fileURLToPath(new URL('../test-results/', import.meta.url));
 
 export interface Journey {

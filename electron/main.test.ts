@@ -44,6 +44,15 @@ test('starts the engine on loopback with the chosen port and a data dir under us
   assert.deepEqual(eng.calls.created[0], { dataDir: desktopDataDir('/home/u/.config/Sandbox'), host: '127.0.0.1', port: 17317 });
 });
 
+test('the ready line is logged without the operator token', async () => {
+  const fe = fakeElectron();
+  const eng = fakeEngine();
+  const lines: string[] = [];
+  await runMain(fe.api, { preloadPath: '/p', createEngine: eng.createEngine, log: (m) => lines.push(m) });
+  assert.ok(lines.some((l) => l.includes('"ready":true')), 'the ready line is logged');
+  assert.ok(lines.every((l) => !l.includes('op-token')), lines.join('\n'));
+});
+
 test('opens one isolated window on the engine terminal URL with the preload', async () => {
   const fe = fakeElectron();
   const eng = fakeEngine();

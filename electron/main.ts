@@ -94,7 +94,8 @@ export async function runMain(electron: ElectronMainApi, opts: RunMainOptions): 
     app.exit(1);
     return undefined;
   }
-  log(JSON.stringify(ready));
+  // The operator token goes to the terminal over IPC only; logs are kept and shared, so it is never logged.
+  log(JSON.stringify({ ...ready, operatorToken: '(not logged)' }));
 
   const info: EngineInfo = { ...ready, appVersion: app.getVersion() };
   const appUrl = `${ready.trading}/app/`;

@@ -1,18 +1,19 @@
 #!/usr/bin/env node
 // Headless exchange: npm run exchange -- --port <n> --data-dir <dir> [--chain anvil|none|<json-rpc-url>]
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { DEFAULT_RENDERER_DIST } from './http/routes/rendererRoutes.js';
 import type { Scenario } from './protocol/schemas/scenario.js';
 import { ManualClock } from './services/clock.js';
 import { FAST_EPOCH, runScenarioFast } from './services/scenarios/fastRun.js';
 import { parseScenarioText } from './services/scenarios/scenarioFile.js';
 import { createEngine } from './engine.js';
-import type { ChainMode, EngineConfig } from './config.js';
+import { checkListenHost, type ChainMode, type EngineConfig } from './config.js';
 
 const USAGE = `usage: npm run exchange -- [--port <n>] [--data-dir <dir>] [--chain anvil|none|<json-rpc-url>]
-                            [--host 127.0.0.1] [--profile default|polymarket] [--no-demo] [--no-rate-limits]
+                            [--host 127.0.0.1 [--allow-remote]] [--profile default|polymarket] [--no-demo] [--no-rate-limits]
                             [--no-sim] [--scenario <file.yaml|json> [--fast]]`;
 
 function parseChain(v: string | undefined): ChainMode | undefined {
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
       'data-dir': { type: 'string' },
       chain: { type: 'string' },
       host: { type: 'string' },
+      'allow-remote': { type: 'boolean' },
       profile: { type: 'string' },
       'no-demo': { type: 'boolean' },
       'no-rate-limits': { type: 'boolean' },
@@ -52,7 +54,11 @@ async function main(): Promise<void> {
   if (values['data-dir']) partial.dataDir = values['data-dir'];
   const chain = parseChain(values.chain);
   if (chain) partial.chain = chain;
-  if (values.host) partial.host = values.host;
+  if (values.host) {
+    const warning = checkListenHost(values.host, values['allow-remote'] === true);
+    if (warning) console.error(warning);
+    partial.host = values.host;
+  }
   if (values.profile) {
     if (values.profile !== 'default' && values.profile !== 'polymarket') throw new Error(`--profile must be default or polymarket`);
     partial.profile = values.profile;
@@ -70,6 +76,10 @@ async function main(): Promise<void> {
   const engine = await createEngine(partial);
   const ready = await engine.listen();
   process.stdout.write(JSON.stringify(ready) + '\n');
+  if (engine.ctx.config.serveRenderer) {
+    const built = existsSync(join(DEFAULT_RENDERER_DIST, 'index.html'));
+    console.error(built ? `terminal: ${ready.trading}/app/` : `terminal: not built (no ${DEFAULT_RENDERER_DIST}); run \`npm run build:renderer\`, then open ${ready.trading}/app/`);
+  }
   if (scenario) await engine.ctx.scenarios.start({ scenario });
 
   let stopping = false;

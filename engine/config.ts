@@ -25,6 +25,12 @@ export interface EngineConfig {
   seedDemo: boolean;
   /** Throttle per interface §8. */
   rateLimits: boolean;
+  /**
+   * The operator token, pinned (config or SANDBOX_OPERATOR_TOKEN); undefined rotates it at every start.
+   * `rotateOperatorToken` false keeps the one stored in the data directory (tests that restart an engine).
+   */
+  operatorToken?: string;
+  rotateOperatorToken: boolean;
   /** Serve the built renderer (renderer/dist) at /app when present. */
   serveRenderer: boolean;
   /** Simulated participants on the demo markets (decisions §9); off with --no-sim. */
@@ -53,6 +59,26 @@ export function resolveConfig(partial: Partial<EngineConfig> = {}): EngineConfig
     seedDemo: partial.seedDemo ?? true,
     rateLimits: partial.rateLimits ?? true,
     serveRenderer: partial.serveRenderer ?? true,
+    operatorToken: partial.operatorToken ?? (process.env.SANDBOX_OPERATOR_TOKEN || undefined),
+    rotateOperatorToken: partial.rotateOperatorToken ?? true,
     simulation: partial.simulation ?? true,
   };
+}
+
+/** Loopback names and addresses: a listener on one of them is reachable from this machine only. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/**
+ * `--host` beyond loopback exposes the operator token's routes, the keys and the paper balances to the
+ * network: refused unless asked for explicitly, and then said on stderr. Returns the warning to print.
+ */
+export function checkListenHost(host: string, allowRemote: boolean): string | undefined {
+  if (isLoopbackHost(host)) return undefined;
+  if (!allowRemote) {
+    throw new Error(`--host ${host} is not a loopback address: the exchange, its operator routes and every wallet's keys would be reachable from the network. Add --allow-remote if that is what you want.`);
+  }
+  return `warning: listening on ${host}: the operator routes, API keys and paper balances of this exchange are reachable from the network (anyone who learns the operator token can operate it).`;
 }

@@ -19,7 +19,8 @@ import { RelayerService } from './services/relayer/relayerService.js';
 import { SimulationService } from './services/participants/simulationService.js';
 import { ScenarioService } from './services/scenarios/scenarioService.js';
 import { openDatabase } from './store/database.js';
-import { loadOrCreateSecrets } from './store/secrets.js';
+import { loadOrCreateSecrets, rotateOperatorToken } from './store/secrets.js';
+import { OperatorBootstrap } from './services/operatorAccess/operatorBootstrap.js';
 import { WriteBatcher } from './store/writeBatcher.js';
 
 export interface ReadyLine {
@@ -54,7 +55,8 @@ export interface CreateEngineOptions {
 export async function createEngine(partial: Partial<EngineConfig> = {}, opts: CreateEngineOptions = {}): Promise<Engine> {
   const config = resolveConfig(partial);
   const clock = opts.clock ?? systemClock;
-  const secrets = loadOrCreateSecrets(config.dataDir);
+  const stored = loadOrCreateSecrets(config.dataDir);
+  const secrets = config.rotateOperatorToken || config.operatorToken ? rotateOperatorToken(config.dataDir, stored, config.operatorToken) : stored;
   const db = openDatabase(join(config.dataDir, 'exchange.sqlite'));
   const writes = new WriteBatcher(db);
 
@@ -71,6 +73,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     ctx.data = new DataService(ctx);
     ctx.heartbeats = new HeartbeatService(ctx);
     ctx.sim = new SimulationService(ctx);
+    ctx.operatorBootstrap = new OperatorBootstrap(clock, () => secrets.operatorToken);
     ctx.scenarios = new ScenarioService(ctx);
 
     await ctx.markets.init();

@@ -8,9 +8,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { pickPort } from '../electron/stablePort.js';
+import { findBrowser } from './findBrowser.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
+
+/** The ready line as `npm start` and the desktop app print it: the operator token replaced by where to find it. */
+export function redactedReadyLine<T extends { operatorToken: string }>(ready: T, dataDir: string): T {
+  return { ...ready, operatorToken: `(not printed: see ${join(dataDir, 'secrets.json')})` };
+}
 
 export function terminalUrl(trading: string): string {
   return `${trading}/app/`;
@@ -28,13 +33,32 @@ export function electronBinary(): string | undefined {
   }
 }
 
-/** The Chromium command that opens the terminal as a standalone app window with its own profile. */
-export function chromiumCommand(url: string, dataDir: string, env: NodeJS.ProcessEnv = process.env, chromium = CHROMIUM): { cmd: string; args: string[] } | undefined {
+/**
+ * The Chromium command that opens the terminal as a standalone app window with its own profile.
+ * As root Chromium refuses to start without `--no-sandbox`; `asRoot` says so, for the warning line.
+ */
+export function chromiumCommand(
+  url: string,
+  dataDir: string,
+  env: NodeJS.ProcessEnv = process.env,
+  chromium: string | undefined = findBrowser({ env }).path,
+  uid: number | undefined = process.getuid?.(),
+): { cmd: string; args: string[]; asRoot: boolean } | undefined {
   if (!env.DISPLAY && !env.WAYLAND_DISPLAY) return undefined;
-  if (!existsSync(chromium)) return undefined;
+  if (!chromium || !existsSync(chromium)) return undefined;
+  const asRoot = uid === 0;
   return {
     cmd: chromium,
-    args: [`--app=${url}`, `--user-data-dir=${join(dataDir, 'browser')}`, '--no-first-run', '--no-default-browser-check', '--disable-sync', '--disable-background-networking'],
+    args: [
+      `--app=${url}`,
+      `--user-data-dir=${join(dataDir, 'browser')}`,
+      '--no-first-run',
+      '--no-default-browser-check',
+      '--disable-sync',
+      '--disable-background-networking',
+      ...(asRoot ? ['--no-sandbox'] : []),
+    ],
+    asRoot,
   };
 }
 
@@ -86,20 +110,27 @@ async function main(): Promise<void> {
 
   const engine = await createEngine({ dataDir, port, ...(chain ? { chain } : {}) });
   const ready = await engine.listen();
-  process.stdout.write(JSON.stringify(ready) + '\n');
+  // The token stays out of this output (terminals are logged and shared): secrets.json has it.
+  process.stdout.write(JSON.stringify(redactedReadyLine(ready, dataDir)) + '\n');
   const url = terminalUrl(ready.trading);
   console.error(`terminal: ${url}`);
 
   let browser: ChildProcess | undefined;
-  const chromium = values['no-open'] ? undefined : chromiumCommand(`${url}#operatorToken=${encodeURIComponent(ready.operatorToken)}`, dataDir);
+  let stopping = false;
+  const chromium = values['no-open'] ? undefined : chromiumCommand(`${url}#bootstrap=${engine.ctx.operatorBootstrap.issue()}`, dataDir);
   if (chromium) {
-    browser = spawn(chromium.cmd, chromium.args, { stdio: 'ignore' });
-    browser.on('error', (e) => console.error(`could not open Chromium: ${e.message}; open ${url} yourself`));
+    if (chromium.asRoot) console.error('running as root: Chromium is started with --no-sandbox (run npm start as a normal user to keep its sandbox).');
+    browser = spawn(chromium.cmd, chromium.args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let browserErr = '';
+    browser.stderr?.on('data', (d: Buffer) => (browserErr = (browserErr + d.toString()).slice(-2000)));
+    browser.on('error', (e) => console.error(`could not open Chromium (${chromium.cmd}): ${e.message}; open ${url} yourself`));
+    browser.on('exit', (code) => {
+      if (code && !stopping) console.error(`Chromium exited with ${code} (${browserErr.trim().split('\n').pop() ?? 'no output'}); open ${url} yourself`);
+    });
   } else if (!values['no-open']) {
-    console.error('no display or no Chromium: open the URL above in a browser (the admin tab takes the operatorToken of the ready line).');
+    console.error(`no display or no Chromium: open the URL above in a browser (the admin tab takes the operatorToken kept in ${join(dataDir, 'secrets.json')}).`);
   }
 
-  let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;

@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { ensureBrowser } from './findBrowser.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const [mode = 'all', ...filters] = process.argv.slice(2);
@@ -18,9 +19,9 @@ function find(dir, suffix, out = []) {
   return out.sort();
 }
 
-function run(label, cmd, args) {
+function run(label, cmd, args, env = process.env) {
   console.log(`\n▶ ${label}: ${cmd} ${args.length > 8 ? args.slice(0, 8).join(' ') + ' …' : args.join(' ')}`);
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: process.env });
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env });
   if (r.status !== 0) {
     console.error(`✖ ${label} failed (exit ${r.status ?? r.signal})`);
     process.exit(r.status ?? 1);
@@ -41,7 +42,15 @@ if (mode === 'all' || mode === 'unit') {
 }
 if (mode === 'all' || mode === 'e2e') {
   if (e2e.length) {
+    let browser;
+    try {
+      browser = ensureBrowser();
+    } catch (e) {
+      console.error(`✖ ${e.message}`);
+      process.exit(1);
+    }
+    console.log(`▶ browser for the e2e journeys: ${browser}`);
     run('build', 'npm', ['run', '--silent', 'build']);
-    run(`e2e journeys (${e2e.length} files)`, node, ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...e2e]);
+    run(`e2e journeys (${e2e.length} files)`, node, ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...e2e], { ...process.env, CHROMIUM_PATH: browser });
   }
 }

@@ -3,7 +3,7 @@
  * bound to loopback on a free port, its state loaded from and dumped to a file in the data directory.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -13,6 +13,14 @@ export interface AnvilOptions {
   /** anvil --state file: loaded at start if present, dumped on SIGTERM and every `stateIntervalSeconds`. */
   stateFile: string;
   stateIntervalSeconds?: number;
+  /**
+   * Where the chain's port is kept, so `GET /config`'s rpcUrl survives restarts (wallets and scripts
+   * store it). The stored port is reused while it is free; a new one is stored (and said on stderr) only
+   * when it is taken.
+   */
+  portFile?: string;
+  /** Told when the stored port was taken and another one had to be chosen (default: one line on stderr). */
+  onPortMoved?: (from: number, to: number) => void;
   /** How long to wait for JSON-RPC to answer (default 15 s). */
   readyTimeoutMs?: number;
 }
@@ -98,7 +106,9 @@ async function spawnOnce(opts: AnvilOptions, port: number): Promise<AnvilProcess
     '--state-interval', String(opts.stateIntervalSeconds ?? 5),
     '--silent',
   ];
-  const child = spawn(anvilBinaryPath(), args, { stdio: ['ignore', 'ignore', 'pipe'], detached: false });
+  // umask 077 so every state dump anvil writes is 0600 (the chain state holds the operator's keys' effects
+  // and the users' wallets); `exec` keeps the pid ours to signal.
+  const child = spawn('/bin/sh', ['-c', 'umask 077 && exec "$0" "$@"', anvilBinaryPath(), ...args], { stdio: ['ignore', 'ignore', 'pipe'], detached: false });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);
@@ -155,14 +165,46 @@ async function spawnOnce(opts: AnvilOptions, port: number): Promise<AnvilProcess
   };
 }
 
-/** Starts anvil on a free loopback port; retries on another port if the first one was taken meanwhile. */
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.unref();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+function storedPort(portFile: string | undefined): number | undefined {
+  if (!portFile || !existsSync(portFile)) return undefined;
+  const n = Number(readFileSync(portFile, 'utf8').trim());
+  return Number.isInteger(n) && n > 0 && n < 65536 ? n : undefined;
+}
+
+/**
+ * Starts anvil on loopback: on the port stored for this data directory while it is free, else on a
+ * free one (stored for next time); retries on another port if the chosen one was taken meanwhile.
+ */
 export async function startAnvil(opts: AnvilOptions): Promise<AnvilProcess> {
-  mkdirSync(dirname(opts.stateFile), { recursive: true });
+  const dir = dirname(opts.stateFile);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  if (existsSync(opts.stateFile)) chmodSync(opts.stateFile, 0o600);
+  const stored = storedPort(opts.portFile);
   let lastError = '';
   for (let attempt = 0; attempt < 3; attempt++) {
-    const r = await spawnOnce(opts, await freePort());
-    if (!('failed' in r)) return r;
-    lastError = r.failed;
+    const wanted = attempt === 0 && stored !== undefined && (await portIsFree(stored)) ? stored : await freePort();
+    const r = await spawnOnce(opts, wanted);
+    if ('failed' in r) {
+      lastError = r.failed;
+      continue;
+    }
+    if (opts.portFile && wanted !== stored) {
+      writeFileSync(opts.portFile, `${wanted}\n`, { mode: 0o600 });
+      if (stored !== undefined) {
+        (opts.onPortMoved ?? ((from, to) => console.error(`chain: port ${from} (kept in ${opts.portFile}) is taken; the local chain now listens on ${to}, so GET /config's rpcUrl changed`)))(stored, wanted);
+      }
+    }
+    return r;
   }
   throw new Error(lastError);
 }

@@ -231,7 +231,7 @@ export async function startChain(config: EngineConfig, secrets: ChainSecrets): P
   ensureContractsBuilt();
 
   if (mode === 'anvil') {
-    const anvil = await startAnvil({ chainId: config.chainId, stateFile: join(config.dataDir, 'chain', 'state.json') });
+    const anvil = await startAnvil({ chainId: config.chainId, stateFile: join(config.dataDir, 'chain', 'state.json'), portFile: join(config.dataDir, 'chain', 'port') });
     const handle = new ConnectedChain(config.chainId, anvil.rpcUrl, config, operator, relay, anvil);
     try {
       await handle.prepare();

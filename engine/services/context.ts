@@ -5,6 +5,7 @@ import type { Secrets } from '../store/secrets.js';
 import type { WriteBatcher } from '../store/writeBatcher.js';
 import type { AuthService } from './auth/authService.js';
 import type { Clock } from './clock.js';
+import type { OperatorBootstrap } from './operatorAccess/operatorBootstrap.js';
 import type { DataService } from './data/dataService.js';
 import type { HeartbeatService } from './heartbeats/heartbeatService.js';
 import type { MarketService } from './markets/marketService.js';
@@ -35,5 +36,6 @@ export interface EngineContext {
   data: DataService;
   heartbeats: HeartbeatService;
   sim: SimulationService;
+  operatorBootstrap: OperatorBootstrap;
   scenarios: ScenarioService;
 }

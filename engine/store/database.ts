@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS } from './migrations/index.js';
+import { makePrivateFile } from './privateFiles.js';
 
 export type Db = Database.Database;
 
@@ -12,13 +13,19 @@ export type Db = Database.Database;
  * any caller is answered (the same guarantee), and checkpoints from a worker thread.
  */
 export function openDatabase(file: string): Db {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const onDisk = file !== ':memory:';
+  if (onDisk) {
+    mkdirSync(dirname(file), { recursive: true });
+    // SQLite gives the -wal and -shm files the database file's mode: make that 0600 before it opens.
+    makePrivateFile(file, true);
+  }
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db);
+  if (onDisk) for (const side of ['-wal', '-shm']) makePrivateFile(file + side);
   return db;
 }
 

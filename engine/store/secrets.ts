@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { makePrivateDir, makePrivateFile } from './privateFiles.js';
 
 /** Secrets the engine keeps in its data directory (file mode 0600), created on first start. */
 export interface Secrets {
@@ -21,9 +22,10 @@ function hex32(): `0x${string}` {
 }
 
 export function loadOrCreateSecrets(dataDir: string): Secrets {
-  mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   const path = join(dataDir, FILE);
   if (existsSync(path)) {
+    makePrivateFile(path);
     const s = JSON.parse(readFileSync(path, 'utf8')) as Partial<Secrets>;
     // Fill in secrets that older data directories lack, keeping the ones they have.
     const full: Secrets = {
@@ -48,4 +50,15 @@ export function loadOrCreateSecrets(dataDir: string): Secrets {
 function writeSecrets(path: string, s: Secrets): void {
   writeFileSync(path, JSON.stringify(s, null, 2), { mode: 0o600 });
   chmodSync(path, 0o600);
+}
+
+/**
+ * A new operator token for this start (or the one the user pinned), written back to secrets.json so
+ * local scripts with access to the data directory can still read it. Rotating per start means a token
+ * seen once (a screenshot, a shell history, an old log) stops working at the next restart.
+ */
+export function rotateOperatorToken(dataDir: string, secrets: Secrets, pinned?: string): Secrets {
+  const next: Secrets = { ...secrets, operatorToken: pinned ?? randomBytes(24).toString('hex') };
+  writeSecrets(join(dataDir, FILE), next);
+  return next;
 }

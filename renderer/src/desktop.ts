@@ -1,7 +1,7 @@
 /**
  * The desktop shell (Electron preload) exposes `window.desktop` (electron/ipc.ts DesktopApi). In the
- * plain web app it is absent; `npm start` can still hand the operator token over in the URL fragment,
- * which never reaches the server and is removed from the address bar right away.
+ * plain web app it is absent; `npm start` hands the operator token over through a one-time code in the
+ * URL fragment (takeTokenFromBootstrap).
  */
 export interface DesktopEngineInfo {
   trading: string;
@@ -24,19 +24,34 @@ export function desktopBridge(): DesktopBridge | undefined {
   return d && d.isDesktop ? d : undefined;
 }
 
-/** Reads `#operatorToken=…` once, keeps it for this browser session, and cleans the URL. */
-export function takeTokenFromFragment(): string | undefined {
-  const m = /(?:^#|&)operatorToken=([^&]+)/.exec(window.location.hash);
+/**
+ * `npm start` opens the terminal with `#bootstrap=<one-time code>` (never the token itself: a command
+ * line is readable by every local user). The page trades the code once at POST /admin/bootstrap for
+ * the operator token, keeps it for this browser session, and cleans the URL.
+ */
+export async function takeTokenFromBootstrap(): Promise<string | undefined> {
+  const m = /(?:^#|&)bootstrap=([^&]+)/.exec(window.location.hash);
   if (!m) return undefined;
-  const token = decodeURIComponent(m[1]!);
-  sessionStorage.setItem(TOKEN_KEY, token);
   history.replaceState(null, '', window.location.pathname + window.location.search);
-  return token;
+  try {
+    const res = await fetch(new URL('../admin/bootstrap', window.location.href), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: decodeURIComponent(m[1]!) }),
+    });
+    if (!res.ok) return undefined;
+    const { operatorToken } = (await res.json()) as { operatorToken?: unknown };
+    if (typeof operatorToken !== 'string') return undefined;
+    sessionStorage.setItem(TOKEN_KEY, operatorToken);
+    return operatorToken;
+  } catch {
+    return undefined;
+  }
 }
 
 export async function loadOperatorToken(): Promise<string | undefined> {
-  const fromFragment = takeTokenFromFragment();
-  if (fromFragment) return fromFragment;
+  const fromBootstrap = await takeTokenFromBootstrap();
+  if (fromBootstrap) return fromBootstrap;
   const bridge = desktopBridge();
   if (bridge) {
     try {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { isApiError } from '../../protocol/errors.js';
 import type { EngineContext } from '../../services/context.js';
 import { resolveConfig } from '../../config.js';
-import { rendererRoutes } from './rendererRoutes.js';
+import { rendererDistDir, rendererRoutes, terminalCsp } from './rendererRoutes.js';
 
 function makeDist(): string {
   const dir = mkdtempSync(join(tmpdir(), 'renderer-dist-'));
@@ -132,4 +132,35 @@ test('serveRenderer false registers nothing', async () => {
   assert.equal(r.json().error, 'not_found');
   await app.close();
   rmSync(dist, { recursive: true, force: true });
+});
+
+test('the terminal page carries a strict CSP, cannot be framed and sends no referrer', async () => {
+  const app = await appWith(makeDist());
+  const r = await app.inject({ method: 'GET', url: '/app/' });
+  const csp = String(r.headers['content-security-policy']);
+  assert.match(csp, /default-src 'self'/);
+  assert.match(csp, /frame-ancestors 'none'/);
+  assert.match(csp, /connect-src 'self'(;|$)/);
+  assert.doesNotMatch(csp, /script-src[^;]*unsafe-inline/);
+  assert.equal(r.headers['x-frame-options'], 'DENY');
+  assert.equal(r.headers['referrer-policy'], 'no-referrer');
+});
+
+test('the build is found at the project root both from the sources and from the compiled engine in dist/', () => {
+  const root = mkdtempSync(join(tmpdir(), 'renderer-root-'));
+  try {
+    mkdirSync(join(root, 'renderer'), { recursive: true });
+    writeFileSync(join(root, 'renderer', 'index.html'), '<!doctype html>');
+    const fromSource = join(root, 'engine', 'http', 'routes', 'rendererRoutes.ts');
+    const fromDist = join(root, 'dist', 'engine', 'http', 'routes', 'rendererRoutes.js');
+    assert.equal(rendererDistDir(fromSource), join(root, 'renderer', 'dist'));
+    assert.equal(rendererDistDir(fromDist), join(root, 'renderer', 'dist'));
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test("the CSP lets the wallet reach the chain's JSON-RPC origin and nothing else", () => {
+  assert.match(terminalCsp('http://127.0.0.1:8545/'), /connect-src 'self' http:\/\/127\.0\.0\.1:8545;/);
+  assert.match(terminalCsp(null), /connect-src 'self';/);
 });

@@ -1,12 +1,28 @@
 import type { FastifyInstance, FastifyReply, FastifySchema } from 'fastify';
 import { readFile, stat } from 'node:fs/promises';
-import { extname, join, resolve, sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApiError } from '../../protocol/errors.js';
 import type { EngineContext } from '../../services/context.js';
 
-/** Where the terminal's web build lands (`npm run build:renderer`, vite outDir). */
-export const DEFAULT_RENDERER_DIST = fileURLToPath(new URL('../../../renderer/dist', import.meta.url));
+/**
+ * Where the terminal's web build lands (`npm run build:renderer`, vite outDir): renderer/dist at the
+ * project root. This file runs from engine/http/routes/ (sources) or dist/engine/http/routes/ (the
+ * compiled engine `npm run exchange` prefers), so the root is the nearest ancestor holding
+ * renderer/index.html, not a fixed number of levels up.
+ */
+export function rendererDistDir(from: string = fileURLToPath(import.meta.url)): string {
+  let dir = dirname(from);
+  for (;;) {
+    if (existsSync(join(dir, 'renderer', 'index.html'))) return join(dir, 'renderer', 'dist');
+    const up = dirname(dir);
+    if (up === dir) return fileURLToPath(new URL('../../../renderer/dist', import.meta.url));
+    dir = up;
+  }
+}
+
+export const DEFAULT_RENDERER_DIST = rendererDistDir();
 
 export const APP_PREFIX = '/app';
 
@@ -33,6 +49,34 @@ const CONTENT_TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
   '.wasm': 'application/wasm',
 };
+
+/**
+ * The terminal's Content-Security-Policy: its own origin only (the engine serves the page, the API and
+ * the streams from one listener, so 'self' covers http and ws), never framed (clickjacking of the
+ * ticket). Styles allow inline because the toast and dialog libraries inject <style> elements; scripts
+ * do not (Vite's build has no inline script).
+ */
+export function terminalCsp(rpcUrl: string | null = null): string {
+  // The wallet (wagmi) reads the chain at GET /config's rpcUrl, which may be another port: allow exactly its origin.
+  let rpcOrigin = '';
+  try {
+    if (rpcUrl) rpcOrigin = ' ' + new URL(rpcUrl).origin;
+  } catch {
+    rpcOrigin = '';
+  }
+  return [
+    "default-src 'self'",
+    "script-src 'self' 'wasm-unsafe-eval'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    `connect-src 'self'${rpcOrigin}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 export function contentTypeOf(path: string): string {
   return CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
@@ -63,7 +107,10 @@ export async function rendererRoutes(app: FastifyInstance, ctx: EngineContext, o
     void reply
       .header('content-type', contentTypeOf(path))
       .header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
-      .header('x-content-type-options', 'nosniff');
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', terminalCsp(ctx.chain?.rpcUrl ?? null))
+      .header('x-frame-options', 'DENY')
+      .header('referrer-policy', 'no-referrer');
     await reply.send(body);
   };
 

@@ -60,3 +60,7 @@ export const FeeRateBody = Type.Object(
   { feeRateBps: Type.Integer({ minimum: 0, maximum: 10000, description: 'Taker fee rate in basis points (100 = 1 %)' }) },
   { additionalProperties: false },
 );
+
+/** `POST /admin/bootstrap`: a one-time code from the launcher's URL, traded for the operator token. */
+export const BootstrapBody = Type.Object({ code: Type.String({ minLength: 1, maxLength: 200, description: 'The one-time code of the #bootstrap= URL fragment' }) }, { additionalProperties: false });
+export const BootstrapResponse = Type.Object({ operatorToken: Type.String() });

@@ -1,0 +1,24 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
+import { checkListenHost, isLoopbackHost } from './config.js';
+
+test('loopback names and addresses are recognised, other addresses are not', () => {
+  for (const h of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]', 'LOCALHOST']) assert.equal(isLoopbackHost(h), true, h);
+  for (const h of ['0.0.0.0', '::', '192.168.1.10', '10.0.0.1', 'example.com', '128.0.0.1']) assert.equal(isLoopbackHost(h), false, h);
+});
+
+test('a non-loopback --host is refused without --allow-remote and warned about with it', () => {
+  assert.equal(checkListenHost('127.0.0.1', false), undefined);
+  assert.throws(() => checkListenHost('0.0.0.0', false), /not a loopback address.*--allow-remote/);
+  assert.match(checkListenHost('0.0.0.0', true) ?? '', /^warning: listening on 0\.0\.0\.0: the operator routes/);
+});
+
+test('npm run exchange -- --host 0.0.0.0 exits 1 with the reason before starting anything', () => {
+  const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
+  const r = spawnSync(process.execPath, ['--import', 'tsx', cli, '--host', '0.0.0.0', '--chain', 'none'], { encoding: 'utf8', timeout: 30_000 });
+  assert.equal(r.status, 1);
+  assert.equal(r.stdout, '', 'no ready line');
+  assert.match(r.stderr, /--host 0\.0\.0\.0 is not a loopback address/);
+});
