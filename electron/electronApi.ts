@@ -77,8 +77,17 @@ export interface ElectronDialog {
   showErrorBox(title: string, content: string): void;
 }
 
+export type PermissionRequestHandler = (webContents: unknown, permission: string, callback: (granted: boolean) => void, details: { requestingUrl?: string }) => void;
+export type PermissionCheckHandler = (webContents: unknown, permission: string, requestingOrigin: string) => boolean;
+
+export interface ElectronSession {
+  setPermissionRequestHandler(handler: PermissionRequestHandler | null): void;
+  setPermissionCheckHandler(handler: PermissionCheckHandler | null): void;
+}
+
 /** What the main process needs from `import('electron')`. */
 export interface ElectronMainApi {
+  session: { defaultSession: ElectronSession };
   app: ElectronApp;
   BrowserWindow: BrowserWindowConstructor;
   ipcMain: ElectronIpcMain;

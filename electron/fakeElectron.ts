@@ -7,6 +7,8 @@ import type {
   ElectronMainApi,
   ElectronPreloadApi,
   IpcMainInvokeEvent,
+  PermissionCheckHandler,
+  PermissionRequestHandler,
   WindowOpenHandlerDetails,
 } from './electronApi.js';
 
@@ -68,7 +70,14 @@ export function fakeElectron(opts: { lock?: boolean; userData?: string } = {}) {
     for (const l of listeners.get(event) ?? []) (l as (...a: unknown[]) => unknown)(...args);
   };
 
+  const permissions: { request?: PermissionRequestHandler | null; check?: PermissionCheckHandler | null } = {};
   const api: ElectronMainApi = {
+    session: {
+      defaultSession: {
+        setPermissionRequestHandler: (h) => void (permissions.request = h),
+        setPermissionCheckHandler: (h) => void (permissions.check = h),
+      },
+    },
     app: {
       whenReady: async () => undefined,
       getPath: () => opts.userData ?? '/tmp/fake-user-data',
@@ -97,7 +106,7 @@ export function fakeElectron(opts: { lock?: boolean; userData?: string } = {}) {
     dialog: { showErrorBox: (title, content) => void errors.push({ title, content }) },
   };
 
-  return { api, emit, handlers, opened, errors, state, windows: () => FakeWindow.created };
+  return { api, emit, handlers, opened, errors, state, permissions, windows: () => FakeWindow.created };
 }
 
 export function fakePreloadElectron() {

@@ -135,3 +135,21 @@ test('an engine that cannot start shows an error box and exits 1', async () => {
   assert.equal(eng.calls.closed, 1);
   assert.equal(fe.windows().length, 0);
 });
+
+test('permission requests are denied by default; only clipboard writing from the terminal origin is granted', async () => {
+  const fe = fakeElectron();
+  const eng = fakeEngine();
+  await runMain(fe.api, { preloadPath: '/p', createEngine: eng.createEngine, log: () => undefined });
+  const request = fe.permissions.request;
+  const check = fe.permissions.check;
+  assert.ok(request && check, 'both handlers are installed');
+  const ask = (permission: string, url: string) =>
+    new Promise<boolean>((resolve) => request({}, permission, resolve, { requestingUrl: url }));
+  for (const p of ['media', 'geolocation', 'notifications', 'midi', 'hid', 'serial', 'openExternal', 'pointerLock']) {
+    assert.equal(await ask(p, 'http://127.0.0.1:4321/app/'), false, p);
+    assert.equal(check({}, p, 'http://127.0.0.1:4321'), false, p);
+  }
+  assert.equal(await ask('clipboard-sanitized-write', 'http://127.0.0.1:4321/app/'), true);
+  assert.equal(await ask('clipboard-sanitized-write', 'https://evil.example/'), false);
+  assert.equal(check({}, 'clipboard-sanitized-write', 'https://evil.example'), false);
+});

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Engine, EngineConfig, ReadyLine } from '../engine/index.js';
-import type { ElectronBrowserWindow, ElectronMainApi, IpcMainInvokeEvent } from './electronApi.js';
+import type { ElectronBrowserWindow, ElectronMainApi, ElectronSession, IpcMainInvokeEvent } from './electronApi.js';
 import { IPC_CHANNELS, isSafeExternalUrl, type EngineInfo } from './ipc.js';
 import { pickPort } from './stablePort.js';
 
@@ -29,6 +29,28 @@ export function desktopDataDir(userData: string): string {
 }
 
 /** Only the terminal page served by our own engine may ask for the operator token. */
+/**
+ * Permissions the terminal page may have: writing the clipboard (the "copy API secret" button), from
+ * the terminal's own origin. Everything else (camera, microphone, geolocation, notifications, HID,
+ * serial, …) is denied, for every origin: a page the window should never show gets nothing either.
+ */
+export const GRANTED_PERMISSIONS: ReadonlySet<string> = new Set(['clipboard-sanitized-write']);
+
+export function permissionAllowed(permission: string, origin: string | undefined, trustedOrigin: string | undefined): boolean {
+  if (!trustedOrigin || !origin || !GRANTED_PERMISSIONS.has(permission)) return false;
+  try {
+    return new URL(origin).origin === trustedOrigin;
+  } catch {
+    return false;
+  }
+}
+
+/** Electron grants every permission request unless a handler says otherwise: deny by default. */
+export function denyPermissionsByDefault(session: ElectronSession, trustedOrigin: () => string | undefined): void {
+  session.setPermissionRequestHandler((_wc, permission, callback, details) => callback(permissionAllowed(permission, details.requestingUrl, trustedOrigin())));
+  session.setPermissionCheckHandler((_wc, permission, requestingOrigin) => permissionAllowed(permission, requestingOrigin, trustedOrigin()));
+}
+
 export function isTrustedSender(event: IpcMainInvokeEvent, tradingUrl: string): boolean {
   const url = event.senderFrame?.url;
   return typeof url === 'string' && url.startsWith(`${tradingUrl}/app/`);
@@ -40,7 +62,7 @@ export function isTrustedSender(event: IpcMainInvokeEvent, tradingUrl: string): 
  * Returns undefined when another instance already owns the app (one engine per data directory).
  */
 export async function runMain(electron: ElectronMainApi, opts: RunMainOptions): Promise<MainHandle | undefined> {
-  const { app, BrowserWindow, ipcMain, shell, dialog } = electron;
+  const { app, BrowserWindow, ipcMain, shell, dialog, session } = electron;
   const log = opts.log ?? ((m: string) => console.log(m));
 
   if (!app.requestSingleInstanceLock()) {
@@ -75,6 +97,9 @@ export async function runMain(electron: ElectronMainApi, opts: RunMainOptions): 
   });
 
   await app.whenReady();
+  // Installed before the engine (and so the window's origin) exists: nothing is granted until it does.
+  const trusted: { origin?: string } = {};
+  denyPermissionsByDefault(session.defaultSession, () => trusted.origin);
 
   let ready: ReadyLine;
   try {
@@ -94,6 +119,7 @@ export async function runMain(electron: ElectronMainApi, opts: RunMainOptions): 
     app.exit(1);
     return undefined;
   }
+  trusted.origin = new URL(ready.trading).origin;
   // The operator token goes to the terminal over IPC only; logs are kept and shared, so it is never logged.
   log(JSON.stringify({ ...ready, operatorToken: '(not logged)' }));
 
