@@ -20,6 +20,7 @@ import { SimulationService } from './services/participants/simulationService.js'
 import { ScenarioService } from './services/scenarios/scenarioService.js';
 import { openDatabase } from './store/database.js';
 import { loadOrCreateSecrets, rotateOperatorToken } from './store/secrets.js';
+import { ChainProxy } from './services/chainProxy/chainProxy.js';
 import { OperatorBootstrap } from './services/operatorAccess/operatorBootstrap.js';
 import { WriteBatcher } from './store/writeBatcher.js';
 
@@ -74,6 +75,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     ctx.heartbeats = new HeartbeatService(ctx);
     ctx.sim = new SimulationService(ctx);
     ctx.operatorBootstrap = new OperatorBootstrap(clock, () => secrets.operatorToken);
+    ctx.chainProxy = new ChainProxy(ctx);
     ctx.scenarios = new ScenarioService(ctx);
 
     await ctx.markets.init();

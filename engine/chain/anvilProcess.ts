@@ -105,6 +105,9 @@ async function spawnOnce(opts: AnvilOptions, port: number): Promise<AnvilProcess
     '--state', opts.stateFile,
     '--state-interval', String(opts.stateIntervalSeconds ?? 5),
     '--silent',
+    // No CORS answers: a browser's preflight fails, so no web page can call the node's cheat methods
+    // (anvil already refuses the simple, preflight-free content types). Pages use the engine's /rpc.
+    '--no-cors',
   ];
   // umask 077 so every state dump anvil writes is 0600 (the chain state holds the operator's keys' effects
   // and the users' wallets); `exec` keeps the pid ours to signal.

@@ -5,6 +5,7 @@ import type { Secrets } from '../store/secrets.js';
 import type { WriteBatcher } from '../store/writeBatcher.js';
 import type { AuthService } from './auth/authService.js';
 import type { Clock } from './clock.js';
+import type { ChainProxy } from './chainProxy/chainProxy.js';
 import type { OperatorBootstrap } from './operatorAccess/operatorBootstrap.js';
 import type { DataService } from './data/dataService.js';
 import type { HeartbeatService } from './heartbeats/heartbeatService.js';
@@ -37,5 +38,6 @@ export interface EngineContext {
   heartbeats: HeartbeatService;
   sim: SimulationService;
   operatorBootstrap: OperatorBootstrap;
+  chainProxy: ChainProxy;
   scenarios: ScenarioService;
 }

@@ -10,6 +10,7 @@ import { orderRoutes } from './orderRoutes.js';
 import { relayerRoutes } from './relayerRoutes.js';
 import { rendererRoutes } from './rendererRoutes.js';
 import { simRoutes } from './simRoutes.js';
+import { rpcProxyRoutes } from './rpcProxyRoutes.js';
 import { operatorBootstrapRoutes } from './operatorBootstrapRoutes.js';
 
 /** Base paths of the three services on the one listener (decisions §0). */
@@ -27,6 +28,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: EngineContext): 
     compatRoutes(trading, ctx);
     simRoutes(trading, ctx);
     operatorBootstrapRoutes(trading, ctx);
+    rpcProxyRoutes(trading, ctx);
   });
   await app.register(async (relayer) => relayerRoutes(relayer, ctx), { prefix: RELAYER_PREFIX });
   await app.register(async (data) => dataApiRoutes(data, ctx), { prefix: DATA_PREFIX });

@@ -24,6 +24,7 @@ import {
 import { MarketsPageSchema, PublicMarketSchema } from '../../protocol/schemas/markets.js';
 import { formatUnits } from '../../protocol/amounts.js';
 import { ApiError } from '../../protocol/errors.js';
+import { publicRpcUrl } from './rpcProxyRoutes.js';
 import type { EngineContext } from '../../services/context.js';
 import { MarketDataService, type Side } from '../../services/markets/marketDataService.js';
 
@@ -126,11 +127,12 @@ export function marketDataRoutes(app: FastifyInstance, ctx: EngineContext): void
     return { base_fee: 0 };
   });
 
-  app.get('/config', { schema: { tags: TAG, summary: 'Chain id, RPC URL and contract addresses for signing', response: { 200: ConfigResponse } } }, async () => {
+  app.get('/config', { schema: { tags: TAG, summary: 'Chain id, RPC URL and contract addresses for signing', response: { 200: ConfigResponse } } }, async (req) => {
     const c = ctx.chain.contracts;
     return {
       chainId: ctx.chain.chainId,
-      rpcUrl: ctx.chain.rpcUrl,
+      // The engine's allowlisted proxy, never the node itself (whose cheat methods set any balance).
+      rpcUrl: ctx.chain.enabled && ctx.chain.rpcUrl ? publicRpcUrl(req.protocol, req.headers.host) : null,
       contracts: {
         exchange: c.exchange,
         negRiskExchange: c.negRiskExchange,
