@@ -16,6 +16,8 @@ import { MarketService } from './services/markets/marketService.js';
 import { OrderService } from './services/orders/orderService.js';
 import { RateLimiter } from './services/ratelimit/rateLimiter.js';
 import { RelayerService } from './services/relayer/relayerService.js';
+import { StreamService } from './services/streams/streamService.js';
+import { attachStreamRoutes, WS_PREFIX } from './http/streamRoutes.js';
 import { openDatabase } from './store/database.js';
 import { loadOrCreateSecrets } from './store/secrets.js';
 import { WriteBatcher } from './store/writeBatcher.js';
@@ -25,6 +27,8 @@ export interface ReadyLine {
   trading: string;
   relayer: string;
   data: string;
+  /** Base of the stream endpoints: `${ws}/market`, `${ws}/user`. */
+  ws: string;
   operatorToken: string;
   dataDir: string;
   chainId: number;
@@ -68,6 +72,8 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     ctx.relayer = new RelayerService(ctx);
     ctx.data = new DataService(ctx);
     ctx.heartbeats = new HeartbeatService(ctx);
+    ctx.streams = new StreamService(ctx);
+    ctx.streams.attach();
 
     await ctx.markets.init();
     await ctx.orders.init();
@@ -82,6 +88,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
   }
 
   const app = await buildApp(ctx, { logger: opts.logger ?? false });
+  const streamRoutes = attachStreamRoutes(app.server, ctx.streams);
   let closed = false;
   let lean: LeanServer | undefined;
 
@@ -108,6 +115,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
         trading: base,
         relayer: base + RELAYER_PREFIX,
         data: base + DATA_PREFIX,
+        ws: `ws://${config.host}:${port}${WS_PREFIX}`,
         operatorToken: secrets.operatorToken,
         dataDir: config.dataDir,
         chainId: config.chainId,
@@ -119,6 +127,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
       await ctx.heartbeats.stop();
       ctx.orders.stop();
       ctx.relayer.stop();
+      streamRoutes.close();
       await Promise.all([lean?.close(), app.close()]);
       // Connections the lean front handed to fastify's server: it never listened, so close() left them.
       app.server.closeAllConnections();

@@ -11,6 +11,7 @@ import type { MarketService } from './markets/marketService.js';
 import type { OrderService } from './orders/orderService.js';
 import type { RateLimiter } from './ratelimit/rateLimiter.js';
 import type { RelayerService } from './relayer/relayerService.js';
+import type { StreamService } from './streams/streamService.js';
 
 /**
  * Everything the engine is made of, wired once by the composition root (engine/engine.ts).
@@ -32,4 +33,5 @@ export interface EngineContext {
   relayer: RelayerService;
   data: DataService;
   heartbeats: HeartbeatService;
+  streams: StreamService;
 }

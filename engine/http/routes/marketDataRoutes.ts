@@ -125,11 +125,12 @@ export function marketDataRoutes(app: FastifyInstance, ctx: EngineContext): void
     return { base_fee: 0 };
   });
 
-  app.get('/config', { schema: { tags: TAG, summary: 'Chain id, RPC URL and contract addresses for signing', response: { 200: ConfigResponse } } }, async () => {
+  app.get('/config', { schema: { tags: TAG, summary: 'Chain id, RPC URL and contract addresses for signing', response: { 200: ConfigResponse } } }, async (req) => {
     const c = ctx.chain.contracts;
     return {
       chainId: ctx.chain.chainId,
       rpcUrl: ctx.chain.rpcUrl,
+      ws: `ws://${req.headers.host ?? `${ctx.config.host}:${ctx.config.port}`}/ws`,
       contracts: {
         exchange: c.exchange,
         negRiskExchange: c.negRiskExchange,
