@@ -317,6 +317,36 @@ describe('the market and user streams', () => {
     s.close();
   });
 
+  it('sends new_market and market_resolved to custom-feature subscribers only', async () => {
+    const custom = await marketSocket([yes], { custom_feature_enabled: true });
+    const plain = await marketSocket([yes]);
+    await custom.drain();
+    await plain.drain();
+    const m = await t.engine.ctx.markets.create({ question: 'Will a second market open?', tickSize: 10_000n, minOrderSize: 1_000_000n }, { waitForChain: false });
+    const [created] = (await custom.drain()) as Msg[];
+    assert.deepEqual(created, {
+      event_type: 'new_market',
+      id: m.conditionId,
+      question: 'Will a second market open?',
+      market: m.conditionId,
+      slug: m.slug,
+      description: m.description,
+      assets_ids: [...m.tokenIds],
+      outcomes: [...m.outcomes],
+      timestamp: String(t.clock.nowMs()),
+    });
+    custom.send({ operation: 'subscribe', assets_ids: [m.tokenIds[0]] });
+    await custom.drain();
+    await t.engine.ctx.markets.resolve(m.conditionId, 1);
+    const [resolved] = (await custom.drain()) as Msg[];
+    assert.equal(resolved!.event_type, 'market_resolved');
+    assert.equal(resolved!.winning_asset_id, m.tokenIds[1]);
+    assert.equal(resolved!.winning_outcome, m.outcomes[1]);
+    assert.deepEqual(await plain.drain(), []);
+    custom.close();
+    plain.close();
+  });
+
   it('closes every open socket with 1001 when the engine shuts down', async () => {
     const own = await new StreamTestEngine(HEADERS).start([alice]);
     const m = await TestSocketOf(own, 'market', { assets_ids: [own.market.tokenIds[0]], type: 'market' });

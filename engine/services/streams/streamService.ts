@@ -1,6 +1,7 @@
 import type { OrderWrite } from '../../store/orderWrites.js';
 import type { TradeRow } from '../../store/tradeRepo.js';
 import type { EngineContext } from '../context.js';
+import type { Market } from '../markets/marketService.js';
 import type { OrderEvents } from '../orders/orderEvents.js';
 import { MarketChannel, type BookCapture } from './marketChannel.js';
 import { MarketConnection } from './marketConnection.js';
@@ -40,6 +41,7 @@ export class StreamService implements OrderEvents {
     this.ctx.auth.onRevoke.add((apiKey) => {
       for (const c of this.user.withKey(apiKey)) c.close(CLOSE.revoked, 'api key revoked');
     });
+    this.ctx.markets.onChange.add((kind, m) => this.marketChanged(kind, m));
   }
 
   get connections(): number {
@@ -82,6 +84,18 @@ export class StreamService implements OrderEvents {
     const c = captured as Captured;
     for (const b of c.books) this.market.publish(b, c.trades.filter((t) => t.conditionId === b.conditionId));
     this.user.publish(c.ops);
+  }
+
+  /** new_market (to every custom subscriber) and market_resolved (to the market's custom subscribers). */
+  private marketChanged(kind: 'created' | 'resolved', m: Market): void {
+    const timestamp = String(this.ctx.clock.nowMs());
+    const common = { id: m.conditionId, question: m.question, market: m.conditionId, slug: m.slug, description: m.description, assets_ids: [...m.tokenIds], outcomes: [...m.outcomes] };
+    if (kind === 'created') {
+      this.market.broadcastCustom({ event_type: 'new_market', ...common, timestamp });
+      return;
+    }
+    const winner = m.winner ?? 0;
+    this.market.publishMarketEvent(m.conditionId, () => ({ event_type: 'market_resolved', ...common, winning_asset_id: m.tokenIds[winner], winning_outcome: m.outcomes[winner], timestamp }));
   }
 
   private track<T extends StreamConnection>(c: T): T {
