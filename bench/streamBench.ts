@@ -19,8 +19,12 @@ export interface FanOutFigures {
   subscribers: number;
   events: number;
   eventsPerSecond: number;
+  /** Engine: from the order's HTTP answer to the event (0 when the event came first); bare: from send. */
   p50Ms: number;
   p99Ms: number;
+  /** From the moment the order (or the bare frame) was sent to the event at the subscriber. */
+  fromSendP50Ms: number;
+  fromSendP99Ms: number;
 }
 
 export interface StreamBenchResult {
@@ -34,12 +38,13 @@ const SAMPLE_EVERY = 25;
 
 interface Subscriber {
   ws: WebSocket;
+  /** Events received (a frame may carry several, as a JSON array). */
   count: number;
-  /** Sampled: frame key → receive time. */
+  /** Sampled: event key → receive time. */
   times?: Map<string, number>;
 }
 
-async function openSubscribers(url: string, n: number, first: string | undefined, key: (text: string) => string | undefined): Promise<Subscriber[]> {
+async function openSubscribers(url: string, n: number, first: string | undefined, keys: (text: string) => string[]): Promise<Subscriber[]> {
   const subs: Subscriber[] = [];
   for (let i = 0; i < n; i += 50) {
     const batch = await Promise.all(
@@ -48,10 +53,11 @@ async function openSubscribers(url: string, n: number, first: string | undefined
           const ws = new WebSocket(url);
           const sub: Subscriber = { ws, count: 0, ...((i + j) % SAMPLE_EVERY === 0 ? { times: new Map<string, number>() } : {}) };
           ws.on('message', (data) => {
-            sub.count++;
+            const text = data.toString();
+            sub.count += countOf(text, EVENT_MARK);
             if (sub.times) {
-              const k = key(data.toString());
-              if (k !== undefined) sub.times.set(k, performance.now());
+              const now = performance.now();
+              for (const k of keys(text)) sub.times.set(k, now);
             }
           });
           ws.once('open', () => {
@@ -72,24 +78,44 @@ async function waitFor(pred: () => boolean, ms: number): Promise<void> {
   while (!pred() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
 }
 
-function figures(subs: Subscriber[], sent: Map<string, number>, t0: number, expected: number): FanOutFigures {
+const EVENT_MARK = '"event_type":"price_change"';
+
+function countOf(text: string, mark: string): number {
+  let n = 0;
+  for (let i = text.indexOf(mark); i >= 0; i = text.indexOf(mark, i + mark.length)) n++;
+  return n;
+}
+
+function figures(subs: Subscriber[], answered: Map<string, number>, sent: Map<string, number>, t0: number, expected: number): FanOutFigures {
   const lat: number[] = [];
+  const fromSend: number[] = [];
   let last = t0;
   for (const s of subs) {
     if (!s.times) continue;
     for (const [k, t] of s.times) {
-      const at = sent.get(k);
+      const at = answered.get(k);
       if (at !== undefined) lat.push(Math.max(0, t - at));
+      const sentAt = sent.get(k);
+      if (sentAt !== undefined) fromSend.push(t - sentAt);
       if (t > last) last = t;
     }
   }
   lat.sort((a, b) => a - b);
+  fromSend.sort((a, b) => a - b);
   const delivered = subs.reduce((a, s) => a + s.count, 0);
-  return { subscribers: subs.length, events: expected, eventsPerSecond: delivered / ((last - t0) / 1000), p50Ms: percentile(lat, 50), p99Ms: percentile(lat, 99) };
+  return {
+    subscribers: subs.length,
+    events: expected,
+    eventsPerSecond: delivered / ((last - t0) / 1000),
+    p50Ms: percentile(lat, 50),
+    p99Ms: percentile(lat, 99),
+    fromSendP50Ms: percentile(fromSend, 50),
+    fromSendP99Ms: percentile(fromSend, 99),
+  };
 }
 
-/** The price of a price_change frame: each order of the fan-out run rests alone at its own price. */
-const priceOf = (text: string): string | undefined => /"event_type":"price_change".*?"price":"([0-9.]+)"/.exec(text)?.[1];
+/** The prices of a frame's price_change events: each order of the fan-out run rests alone at its own price. */
+const pricesOf = (text: string): string[] => [...text.matchAll(/"price_changes":\[\{"asset_id":"\d+","price":"([0-9.]+)"/g)].map((m) => m[1]!);
 
 export async function runStreamBench(opts: { subscribers?: number; orders?: number } = {}): Promise<StreamBenchResult> {
   const nSubs = opts.subscribers ?? 1000;
@@ -108,7 +134,7 @@ export async function runStreamBench(opts: { subscribers?: number; orders?: numb
 
     // ── fan-out: every order rests alone at its own price (YES bids below 0.5, NO bids mirrored above) ──
     const market = await createMarket(ready, '0.0001');
-    const subs = await openSubscribers(`${ready.ws}/market`, nSubs, JSON.stringify({ assets_ids: [market.yes], type: 'market', initial_dump: false }), priceOf);
+    const subs = await openSubscribers(`${ready.ws}/market`, nSubs, JSON.stringify({ assets_ids: [market.yes], type: 'market', initial_dump: false }), pricesOf);
     closers.push(() => subs.forEach((s) => s.ws.terminate()));
     await new Promise((r) => setTimeout(r, 300));
     const reqs: Array<{ bytes: Buffer; price: string }> = [];
@@ -121,16 +147,17 @@ export async function runStreamBench(opts: { subscribers?: number; orders?: numb
       reqs.push({ bytes: serializeRequest(new URL(ready.trading).host, 'POST', '/order', l2Headers(t.address, t.creds, 'POST', '/order', body), body), price: (Number(price) / 1e6).toString() });
     }
     const answered = new Map<string, number>();
+    const sentAt = new Map<string, number>();
     const t0 = performance.now();
-    await sendAll(conns.slice(0, 8), reqs, answered);
+    await sendAll(conns.slice(0, 8), reqs, answered, sentAt);
     await waitFor(() => subs.every((s) => s.count >= nOrders), 60_000);
-    const engineFigures = figures(subs, answered, t0, nOrders);
+    const engineFigures = figures(subs, answered, sentAt, t0, nOrders);
     const frames = [...(subs[0]!.times?.keys() ?? [])].length;
     if (frames < nOrders) console.error(`fan-out: sampled subscriber 0 saw ${frames}/${nOrders} events`);
 
     // ── the same frames through a bare ws broadcast to as many sockets ──
     const bareUrl = `ws://127.0.0.1:${bare.ready.port}`;
-    const bareSubs = await openSubscribers(bareUrl + '/sub', nSubs, undefined, (text) => /"k":"(\d+)"/.exec(text)?.[1]);
+    const bareSubs = await openSubscribers(bareUrl + '/sub', nSubs, undefined, (text) => [...text.matchAll(/"k":"(\d+)"/g)].map((m) => m[1]!));
     closers.push(() => bareSubs.forEach((s) => s.ws.terminate()));
     const pub = await new Promise<WebSocket>((resolve, reject) => {
       const ws = new WebSocket(bareUrl + '/pub');
@@ -141,21 +168,23 @@ export async function runStreamBench(opts: { subscribers?: number; orders?: numb
     await new Promise((r) => setTimeout(r, 300));
     // The engine's frames are ~the same size: a price_change text with a key the subscribers can read.
     const sample = `{"event_type":"price_change","market":"${market.conditionId}","timestamp":"${Date.now()}","price_changes":[{"asset_id":"${market.yes}","price":"0.0123","size":"5","side":"BUY","hash":"${'0'.repeat(40)}","best_bid":"0.0123","best_ask":"0.9877"}],"hash":"${'0'.repeat(40)}","seq":1,"k":"`;
+    // Paced as the orders arrived at the engine (each frame at its order's send offset), so both see the same load.
+    const offsets = [...sentAt.values()].map((t) => t - t0).sort((a, b) => a - b);
     const sentBare = new Map<string, number>();
     const b0 = performance.now();
     for (let i = 0; i < nOrders; i++) {
+      while (performance.now() - b0 < offsets[i]!) await new Promise((r) => setImmediate(r));
       sentBare.set(String(i), performance.now());
       pub.send(sample + i + '"}');
-      if (i % 8 === 7) await new Promise((r) => setImmediate(r));
     }
     await waitFor(() => bareSubs.every((s) => s.count >= nOrders), 60_000);
-    const bareFigures = figures(bareSubs, sentBare, b0, nOrders);
+    const bareFigures = figures(bareSubs, sentBare, sentBare, b0, nOrders);
     for (const c of closers.splice(0)) c();
 
     // ── the order path with 100 subscribers vs none ──
     const round = async (subscribers: number): Promise<HttpRound> => {
       const m = await createMarket(ready, '0.01');
-      const watchers = subscribers === 0 ? [] : await openSubscribers(`${ready.ws}/market`, subscribers, JSON.stringify({ assets_ids: [m.yes, m.no], type: 'market' }), () => undefined);
+      const watchers = subscribers === 0 ? [] : await openSubscribers(`${ready.ws}/market`, subscribers, JSON.stringify({ assets_ids: [m.yes, m.no], type: 'market' }), () => []);
       try {
         const orderReqs = serializeOrders(ready.trading, prepareOrders(8_000, traders, m, domain));
         return (await measuredRound(engine.pid, conns, orderReqs)).round;
@@ -183,7 +212,7 @@ export async function runStreamBench(opts: { subscribers?: number; orders?: numb
 }
 
 /** Sends every order (one at a time per connection), noting when each price's answer arrived. */
-function sendAll(conns: RawConnection[], reqs: Array<{ bytes: Buffer; price: string }>, answered: Map<string, number>): Promise<void> {
+function sendAll(conns: RawConnection[], reqs: Array<{ bytes: Buffer; price: string }>, answered: Map<string, number>, sentAt: Map<string, number>): Promise<void> {
   let next = 0;
   return new Promise((resolve, reject) => {
     let active = conns.length;
@@ -193,6 +222,7 @@ function sendAll(conns: RawConnection[], reqs: Array<{ bytes: Buffer; price: str
         if (--active === 0) resolve();
         return;
       }
+      sentAt.set(reqs[i]!.price, performance.now());
       c.request(
         reqs[i]!.bytes,
         (status, body) => {

@@ -34,6 +34,8 @@ interface AssetState {
   timestamp: string;
   readonly ring: Array<{ seq: number; frame: Buffer }>;
   readonly subscribers: Set<MarketSubscriber>;
+  /** Events not yet sent (JSON texts; `custom` ones go to custom subscribers only), flushed together. */
+  readonly pending: Array<{ text: string; custom: boolean }>;
 }
 
 /**
@@ -45,6 +47,9 @@ interface AssetState {
 export class MarketChannel {
   private readonly assets = new Map<string, AssetState>();
   private readonly byMarket = new Map<string, AssetState[]>();
+  /** Assets with pending events, and whether a flush is scheduled. */
+  private readonly dirty = new Set<AssetState>();
+  private flushScheduled = false;
 
   constructor(
     private readonly ctx: EngineContext,
@@ -83,6 +88,7 @@ export class MarketChannel {
       timestamp: '',
       ring: [],
       subscribers: new Set(),
+      pending: [],
     };
     this.rehash(a, String(this.ctx.clock.nowMs()));
     this.assets.set(tokenId, a);
@@ -95,6 +101,8 @@ export class MarketChannel {
   subscribe(tokenId: string, sub: MarketSubscriber, opts: { initialDump: boolean; resumeFrom?: number }): boolean {
     const a = this.follow(tokenId);
     if (!a) return false;
+    // What is pending goes to the current subscribers only: the book or replay below already includes it.
+    this.flushAsset(a);
     a.subscribers.add(sub);
     if (opts.resumeFrom !== undefined && this.replay(a, sub, opts.resumeFrom)) return true;
     if (opts.initialDump || opts.resumeFrom !== undefined) sub.sendFrame(Buffer.from(JSON.stringify(this.bookEvent(a))));
@@ -189,18 +197,49 @@ export class MarketChannel {
     for (const t of tokens) this.unsubscribe(t, sub);
   }
 
+  /**
+   * Sends every pending event: one frame per asset and subscriber (a JSON array when several events
+   * wait, as the public service also sends). Called once per event-loop turn, so the order path pays
+   * for appending texts only, and a busy market's events share frames instead of costing one each.
+   */
+  flush(): void {
+    this.flushScheduled = false;
+    for (const a of this.dirty) this.flushAsset(a);
+    this.dirty.clear();
+  }
+
+  private flushAsset(a: AssetState): void {
+    if (a.pending.length === 0) return;
+    const events = a.pending.splice(0);
+    const plainEvents = events.some((e) => e.custom) ? events.filter((e) => !e.custom) : events;
+    let all: Buffer | undefined;
+    let plain: Buffer | undefined;
+    for (const s of a.subscribers) {
+      if (s.custom) s.sendFrame((all ??= frameOf(events)));
+      else if (plainEvents.length > 0) s.sendFrame((plain ??= frameOf(plainEvents)));
+    }
+  }
+
+  private queue(a: AssetState, text: string, custom: boolean): void {
+    a.pending.push({ text, custom });
+    this.dirty.add(a);
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
   private emit(a: AssetState, event: Record<string, unknown>): void {
     a.seq += 1;
-    const frame = Buffer.from(JSON.stringify({ ...event, seq: a.seq }));
-    a.ring.push({ seq: a.seq, frame });
+    const text = JSON.stringify({ ...event, seq: a.seq });
+    a.ring.push({ seq: a.seq, frame: Buffer.from(text) });
     if (a.ring.length > this.limits.replayEvents) a.ring.splice(0, a.ring.length - this.limits.replayEvents);
-    for (const s of a.subscribers) s.sendFrame(frame);
+    this.queue(a, text, false);
   }
 
   /** Custom events repeat the seq of the change they follow: subscribers without them see no gap. */
   private emitCustom(a: AssetState, event: object): void {
-    let frame: Buffer | undefined;
-    for (const s of a.subscribers) if (s.custom) s.sendFrame((frame ??= Buffer.from(JSON.stringify(event))));
+    this.queue(a, JSON.stringify(event), true);
   }
 
   /** Sends the events after `seq` from the ring; false when they are gone (the caller sends a book). */
@@ -233,6 +272,11 @@ export class MarketChannel {
     const t = this.ctx.orders.lastTrade(tokenId);
     return t ? formatUnits(t.price) : '0.5';
   }
+}
+
+/** One event as itself, several as a JSON array. */
+function frameOf(events: ReadonlyArray<{ text: string }>): Buffer {
+  return Buffer.from(events.length === 1 ? events[0]!.text : '[' + events.map((e) => e.text).join(',') + ']');
 }
 
 function copy(levels: readonly Level[]): Level[] {

@@ -25,6 +25,8 @@ export class MarketConnection extends StreamConnection implements MarketSubscrib
   }
 
   onMessage(text: string): void {
+    // Events already committed go out before anything this message causes (a PONG included).
+    this.channel.flush();
     if (this.pong(text)) return;
     const msg = this.parse(text);
     if (!msg) return;
