@@ -50,6 +50,8 @@ export class MarketChannel {
   /** Assets with pending events, and whether a flush is scheduled. */
   private readonly dirty = new Set<AssetState>();
   private flushScheduled = false;
+  /** Per market: the latest committed capture of this turn and the turn's trades. */
+  private readonly staged = new Map<string, { cap: BookCapture; trades: TradeRow[] }>();
 
   constructor(
     private readonly ctx: EngineContext,
@@ -102,7 +104,7 @@ export class MarketChannel {
     const a = this.follow(tokenId);
     if (!a) return false;
     // What is pending goes to the current subscribers only: the book or replay below already includes it.
-    this.flushAsset(a);
+    this.flush();
     a.subscribers.add(sub);
     if (opts.resumeFrom !== undefined && this.replay(a, sub, opts.resumeFrom)) return true;
     if (opts.initialDump || opts.resumeFrom !== undefined) sub.sendFrame(Buffer.from(JSON.stringify(this.bookEvent(a))));
@@ -131,8 +133,22 @@ export class MarketChannel {
     };
   }
 
+  /**
+   * A durable change of a market, published at the end of the event-loop turn: the changes committed in
+   * one turn become one `price_change` per asset (against the latest committed capture), after the
+   * turn's `last_trade_price` events, so the hashing and diffing cost once per turn, not per order.
+   */
+  stage(cap: BookCapture, trades: readonly TradeRow[]): void {
+    const staged = this.staged.get(cap.conditionId);
+    if (staged) {
+      staged.cap = cap;
+      staged.trades.push(...trades);
+    } else this.staged.set(cap.conditionId, { cap, trades: [...trades] });
+    this.schedule();
+  }
+
   /** Publishes one durable change of a market: last trades first, then the level changes with the hash. */
-  publish(cap: BookCapture, trades: readonly TradeRow[]): void {
+  private publish(cap: BookCapture, trades: readonly TradeRow[]): void {
     const followed = this.byMarket.get(cap.conditionId);
     if (!followed) return;
     const timestamp = String(this.ctx.clock.nowMs());
@@ -204,6 +220,8 @@ export class MarketChannel {
    */
   flush(): void {
     this.flushScheduled = false;
+    for (const { cap, trades } of this.staged.values()) this.publish(cap, trades);
+    this.staged.clear();
     for (const a of this.dirty) this.flushAsset(a);
     this.dirty.clear();
   }
@@ -223,10 +241,13 @@ export class MarketChannel {
   private queue(a: AssetState, text: string, custom: boolean): void {
     a.pending.push({ text, custom });
     this.dirty.add(a);
-    if (!this.flushScheduled) {
-      this.flushScheduled = true;
-      setImmediate(() => this.flush());
-    }
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => this.flush());
   }
 
   private emit(a: AssetState, event: Record<string, unknown>): void {

@@ -82,7 +82,7 @@ export class StreamService implements OrderEvents {
 
   committed(captured: unknown): void {
     const c = captured as Captured;
-    for (const b of c.books) this.market.publish(b, c.trades.filter((t) => t.conditionId === b.conditionId));
+    for (const b of c.books) this.market.stage(b, c.trades.filter((t) => t.conditionId === b.conditionId));
     this.user.publish(c.ops);
   }
 
