@@ -6,7 +6,7 @@ export interface MarketStreamOptions extends StreamSocketOptions {
   assets?: string[];
   /** Also receive best_bid_ask, new_market and market_resolved. */
   custom?: boolean;
-  /** Re-hash each book after every change and re-sync it on a mismatch (default true). */
+  /** Re-hash each book after every change and re-sync it on a mismatch (default: when WebCrypto is there). */
   verify?: boolean;
 }
 
@@ -64,7 +64,8 @@ export class MarketStream extends StreamSocket<MarketEvent> {
         this.resync(asset);
         continue;
       }
-      if ((this.options.verify ?? true) && (e.event_type === 'book' || e.event_type === 'price_change')) {
+      // WebCrypto exists in Node and in secure browser contexts (localhost included); elsewhere nothing is verified.
+      if ((this.options.verify ?? globalThis.crypto?.subtle !== undefined) && (e.event_type === 'book' || e.event_type === 'price_change')) {
         const book = b;
         void book.verify().then((ok) => {
           if (ok) this.stats.verified += 1;
@@ -72,7 +73,7 @@ export class MarketStream extends StreamSocket<MarketEvent> {
             this.stats.mismatches += 1;
             this.resync(asset);
           }
-        });
+        }, () => undefined);
       }
     }
     this.emit(e);
