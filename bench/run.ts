@@ -125,9 +125,9 @@ async function main(): Promise<void> {
     const st = await runStreamBench();
     const ratio = (100 * st.engine.eventsPerSecond) / st.bare.eventsPerSecond;
     row(
-      `stream fan-out to ${fmt(st.engine.subscribers)} subscribers (${fmt(st.engine.events)} events)`,
-      `${fmt(st.engine.eventsPerSecond)} events/s (${fmt(ratio, 1)} % of bare)`,
-      `≥ 50 % of bare ws broadcast ${fmt(st.bare.eventsPerSecond)} events/s`,
+      `stream fan-out to ${fmt(st.engine.subscribers)} subscribers (${fmt(st.engine.events)} orders, one book change each)`,
+      `${fmt(st.engine.eventsPerSecond)} changes/s delivered (${fmt(ratio, 1)} % of bare)`,
+      `≥ 50 % of bare ws broadcast ${fmt(st.bare.eventsPerSecond)}/s (one frame per change)`,
       ratio >= 50,
     );
     row('  latency HTTP answer → event (p50 / p99)', `${fmt(st.engine.p50Ms, 1)} / ${fmt(st.engine.p99Ms, 1)} ms (0: the event came first)`, 'p99 ≤ 50 ms', st.engine.p99Ms <= 50);

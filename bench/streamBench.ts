@@ -38,7 +38,7 @@ const SAMPLE_EVERY = 25;
 
 interface Subscriber {
   ws: WebSocket;
-  /** Events received (a frame may carry several, as a JSON array). */
+  /** Book changes received (a frame may carry several events, an event several changes). */
   count: number;
   /** Sampled: event key → receive time. */
   times?: Map<string, number>;
@@ -78,7 +78,8 @@ async function waitFor(pred: () => boolean, ms: number): Promise<void> {
   while (!pred() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
 }
 
-const EVENT_MARK = '"event_type":"price_change"';
+/** One level change inside a price_change (the engine merges a turn's changes into one event per asset; each order of the run is one change). */
+const EVENT_MARK = '{"asset_id":"';
 
 function countOf(text: string, mark: string): number {
   let n = 0;
@@ -114,8 +115,8 @@ function figures(subs: Subscriber[], answered: Map<string, number>, sent: Map<st
   };
 }
 
-/** The prices of a frame's price_change events: each order of the fan-out run rests alone at its own price. */
-const pricesOf = (text: string): string[] => [...text.matchAll(/"price_changes":\[\{"asset_id":"\d+","price":"([0-9.]+)"/g)].map((m) => m[1]!);
+/** The prices of a frame's level changes: each order of the fan-out run rests alone at its own price. */
+const pricesOf = (text: string): string[] => [...text.matchAll(/\{"asset_id":"\d+","price":"([0-9.]+)"/g)].map((m) => m[1]!);
 
 export async function runStreamBench(opts: { subscribers?: number; orders?: number } = {}): Promise<StreamBenchResult> {
   const nSubs = opts.subscribers ?? 1000;
