@@ -51,14 +51,14 @@ export interface HttpBenchResult {
   book1000Levels: { levels: number; p50Ms: number; p99Ms: number; serverP50Ms: number };
 }
 
-interface Trader {
+export interface Trader {
   key: `0x${string}`;
   priv: Uint8Array;
   address: Address;
   creds: { key: string; secret: string; passphrase: string };
 }
 
-interface Market {
+export interface Market {
   conditionId: string;
   yes: string;
   no: string;
@@ -70,7 +70,7 @@ async function json<T>(res: Response): Promise<T> {
   return JSON.parse(text) as T;
 }
 
-async function createMarket(ready: ReadyInfo, tickSize: string): Promise<Market> {
+export async function createMarket(ready: ReadyInfo, tickSize: string): Promise<Market> {
   const m = await json<{ condition_id: string; tokens: Array<{ token_id: string }> }>(
     await fetch(`${ready.trading}/admin/markets`, {
       method: 'POST',
@@ -81,7 +81,7 @@ async function createMarket(ready: ReadyInfo, tickSize: string): Promise<Market>
   return { conditionId: m.condition_id, yes: m.tokens[0]!.token_id, no: m.tokens[1]!.token_id };
 }
 
-async function createTrader(ready: ReadyInfo): Promise<Trader> {
+export async function createTrader(ready: ReadyInfo): Promise<Trader> {
   const key = generatePrivateKey();
   const account = privateKeyToAccount(key);
   const timestamp = Math.floor(Date.now() / 1000).toString();
@@ -119,7 +119,7 @@ interface PreparedRequest {
  */
 let nextSalt = 1_000_000;
 
-function prepareOrders(n: number, traders: Trader[], market: Market, domain: OrderDomain): PreparedRequest[] {
+export function prepareOrders(n: number, traders: Trader[], market: Market, domain: OrderDomain): PreparedRequest[] {
   const out: PreparedRequest[] = [];
   for (let i = 0; i < n; i++) {
     const t = traders[i % traders.length]!;
@@ -148,7 +148,7 @@ function ceilingSamples(n: number): Array<{ digest: Uint8Array; signature: strin
 }
 
 /** The requests as bytes, built before the clock starts. */
-function serializeOrders(base: string, reqs: PreparedRequest[]): Buffer[] {
+export function serializeOrders(base: string, reqs: PreparedRequest[]): Buffer[] {
   const host = new URL(base).host;
   return reqs.map((r) => serializeRequest(host, 'POST', '/order', r.headers, r.body));
 }

@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: every performance figure of the engine, each printed beside its target and the
  * reference measured in the same run. A benchmark, not a timed test: it reports, it does not fail CI.
- * `npm run bench -- matching crypto http reference cold sim` runs a subset (`http` includes `reference`).
+ * `npm run bench -- matching crypto http reference cold sim streams` runs a subset (`http` includes
+ * `reference`; `streams` is the WebSocket fan-out and the order path with subscribers).
  */
 import { runColdStartBench } from './coldStartBench.js';
 import { runCryptoBench } from './cryptoBench.js';
@@ -9,6 +10,7 @@ import { runHttpBench } from './httpBench.js';
 import { runMatchingBench } from './matchingBench.js';
 import { runReferenceBench, type ReferenceResult } from './referenceBench.js';
 import { runSimBench } from './simBench.js';
+import { runStreamBench } from './streamBench.js';
 import type { ReferenceStage } from './referenceServer.js';
 
 const wanted = new Set(process.argv.slice(2));
@@ -118,6 +120,31 @@ async function main(): Promise<void> {
   }
 
   if (want('reference') && !want('http')) referenceRows(await referencePipelines(), twoCoreCeiling);
+
+  if (want('streams')) {
+    console.error('… streams: 1,000 market subscribers on one busy market vs a bare ws broadcast; POST /order with 100 subscribers vs none');
+    const st = await runStreamBench();
+    const ratio = (100 * st.engine.eventsPerSecond) / st.bare.eventsPerSecond;
+    row(
+      `stream fan-out to ${fmt(st.engine.subscribers)} subscribers (${fmt(st.engine.events)} orders, one book change each)`,
+      `${fmt(st.engine.eventsPerSecond)} changes/s delivered (${fmt(ratio, 1)} % of bare)`,
+      `≥ 50 % of bare ws broadcast ${fmt(st.bare.eventsPerSecond)}/s (one frame per change)`,
+      ratio >= 50,
+    );
+    row('  latency HTTP answer → event (p50 / p99)', `${fmt(st.engine.p50Ms, 1)} / ${fmt(st.engine.p99Ms, 1)} ms (0: the event came first)`, 'p99 ≤ 50 ms', st.engine.p99Ms <= 50);
+    rows.push([
+      '  latency order sent → event (p50 / p99)',
+      `${fmt(st.engine.fromSendP50Ms, 1)} / ${fmt(st.engine.fromSendP99Ms, 1)} ms`,
+      `bare ws, frame sent → received: ${fmt(st.bare.fromSendP50Ms, 1)} / ${fmt(st.bare.fromSendP99Ms, 1)} ms`,
+      '',
+    ]);
+    row(
+      'POST /order with 100 subscribers',
+      `${fmt(st.orderPath.with100.acceptedPerSecond)}/s (${fmt(st.orderPath.percent, 1)} %)`,
+      `≥ 90 % of ${fmt(st.orderPath.without.acceptedPerSecond)}/s without`,
+      st.orderPath.percent >= 90,
+    );
+  }
 
   if (want('cold')) {
     console.error('… cold start: fresh data dir with anvil + deployment + demo markets, restart, no chain');

@@ -10,6 +10,7 @@ const READY: ReadyLine = {
   trading: 'http://127.0.0.1:4321',
   relayer: 'http://127.0.0.1:4321/relayer',
   data: 'http://127.0.0.1:4321/data-api',
+  ws: 'ws://127.0.0.1:4321/ws',
   operatorToken: 'op-token',
   dataDir: '/tmp/fake-user-data/exchange',
   chainId: 31337,

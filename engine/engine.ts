@@ -18,6 +18,8 @@ import { RateLimiter } from './services/ratelimit/rateLimiter.js';
 import { RelayerService } from './services/relayer/relayerService.js';
 import { SimulationService } from './services/participants/simulationService.js';
 import { ScenarioService } from './services/scenarios/scenarioService.js';
+import { StreamService } from './services/streams/streamService.js';
+import { attachStreamRoutes, WS_PREFIX } from './http/streamRoutes.js';
 import { openDatabase } from './store/database.js';
 import { loadOrCreateSecrets, rotateOperatorToken } from './store/secrets.js';
 import { ChainProxy } from './services/chainProxy/chainProxy.js';
@@ -29,6 +31,8 @@ export interface ReadyLine {
   trading: string;
   relayer: string;
   data: string;
+  /** Base of the stream endpoints: `${ws}/market`, `${ws}/user`. */
+  ws: string;
   operatorToken: string;
   dataDir: string;
   chainId: number;
@@ -77,6 +81,8 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     ctx.operatorBootstrap = new OperatorBootstrap(clock, () => secrets.operatorToken);
     ctx.chainProxy = new ChainProxy(ctx);
     ctx.scenarios = new ScenarioService(ctx);
+    ctx.streams = new StreamService(ctx);
+    ctx.streams.attach();
 
     await ctx.markets.init();
     await ctx.orders.init();
@@ -92,6 +98,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
   }
 
   const app = await buildApp(ctx, { logger: opts.logger ?? false });
+  const streamRoutes = attachStreamRoutes(app.server, ctx.streams);
   let closed = false;
   let lean: LeanServer | undefined;
 
@@ -118,6 +125,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
         trading: base,
         relayer: base + RELAYER_PREFIX,
         data: base + DATA_PREFIX,
+        ws: `ws://${config.host}:${port}${WS_PREFIX}`,
         operatorToken: secrets.operatorToken,
         dataDir: config.dataDir,
         chainId: config.chainId,
@@ -131,6 +139,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
       ctx.sim.stop();
       ctx.orders.stop();
       ctx.relayer.stop();
+      streamRoutes.close();
       await Promise.all([lean?.close(), app.close()]);
       // Connections the lean front handed to fastify's server: it never listened, so close() left them.
       app.server.closeAllConnections();

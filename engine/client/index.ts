@@ -20,3 +20,8 @@ export { END_CURSOR, ExchangeClient, INITIAL_CURSOR, createExchangeClient, type 
 export type * from './responseTypes.js';
 export * from '../protocol/eip712.js';
 export { buildL2Signature } from '../protocol/hmac.js';
+export { LocalBook, sha1Hex } from './localBook.js';
+export { MarketStream, type MarketStreamOptions } from './marketStream.js';
+export { UserStream, type UserStreamOptions } from './userStream.js';
+export { StreamSocket, type StreamState, type StreamStatus, type StreamSocketOptions, type WebSocketConstructor, type WebSocketLike } from './streamSocket.js';
+export type * from '../protocol/streamEvents.js';

@@ -15,6 +15,7 @@ import type { RateLimiter } from './ratelimit/rateLimiter.js';
 import type { RelayerService } from './relayer/relayerService.js';
 import type { SimulationService } from './participants/simulationService.js';
 import type { ScenarioService } from './scenarios/scenarioService.js';
+import type { StreamService } from './streams/streamService.js';
 
 /**
  * Everything the engine is made of, wired once by the composition root (engine/engine.ts).
@@ -40,4 +41,5 @@ export interface EngineContext {
   operatorBootstrap: OperatorBootstrap;
   chainProxy: ChainProxy;
   scenarios: ScenarioService;
+  streams: StreamService;
 }

@@ -20,6 +20,7 @@ import { HoldersPanel, PositionsPanel } from './panels/PositionsPanel.js';
 import { RelayerPanel } from './panels/RelayerPanel.js';
 import { AdminPanel } from './panels/AdminPanel.js';
 import { ErrorLine } from './components/ErrorLine.js';
+import { StreamIndicator } from './streams/StreamIndicator.js';
 import { baseUnitsToDisplay, shortAddress } from './format.js';
 
 const TABS: { id: BottomTab; label: string; key: string }[] = [
@@ -140,6 +141,7 @@ function TopBar() {
           </>
         )}
       </div>
+      <StreamIndicator />
       <div className="spacer" />
       <div className="keys-hint dim">
         <kbd>/</kbd> search <kbd>B</kbd>/<kbd>S</kbd> side <kbd>↑↓</kbd> tick <kbd>1-6</kbd> tabs <kbd>?</kbd> help

@@ -133,6 +133,7 @@ export function marketDataRoutes(app: FastifyInstance, ctx: EngineContext): void
       chainId: ctx.chain.chainId,
       // The engine's allowlisted proxy, never the node itself (whose cheat methods set any balance).
       rpcUrl: ctx.chain.enabled && ctx.chain.rpcUrl ? publicRpcUrl(req.protocol, req.headers.host) : null,
+      ws: `ws://${req.headers.host ?? `${ctx.config.host}:${ctx.config.port}`}/ws`,
       contracts: {
         exchange: c.exchange,
         negRiskExchange: c.negRiskExchange,

@@ -293,12 +293,28 @@ export class AuthService {
     return { apiKeys: this.repo.listActiveKeys(identity.address).filter((k) => !this.keys.get(k)?.revoked) };
   }
 
+  /** Called with each revoked key, before revoke() returns (the streams service closes its sockets). */
+  readonly onRevoke = new Set<(apiKey: string) => void>();
+
+  /** The user stream's check: the L2 credentials themselves (no request to sign), as the public channel takes them. */
+  verifyCredentials(apiKey: string, secret: string, passphrase: string): Identity {
+    const key = this.cachedKey(apiKey);
+    if (!key) throw new ApiError('unknown_api_key', `apiKey ${apiKey.slice(0, 60)} was not issued by this exchange. Create credentials with POST /auth/api-key.`);
+    if (key.revoked) throw new ApiError('api_key_revoked', `apiKey ${apiKey} has been revoked. Create a new key with POST /auth/api-key.`);
+    const rec = this.repo.findKey(apiKey);
+    const creds = rec ? deriveCredentials(this.ctx.secrets.masterKey, rec) : undefined;
+    const same = (a: string, b: string): boolean => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+    if (!creds || !same(secret, creds.secret) || !same(passphrase, creds.passphrase)) throw new ApiError('passphrase_mismatch', 'secret or passphrase is not the one issued with apiKey.');
+    return { address: key.address, apiKey };
+  }
+
   /** DELETE /auth/api-key: revokes the key that signed the request, effective before this returns. */
   async revoke(identity: Identity): Promise<{ revoked: string }> {
     const key = this.cachedKey(identity.apiKey);
     if (key) key.revoked = true;
     const at = this.ctx.clock.nowMs();
     await this.ctx.writes.commit((db) => this.repo.revokeKey(db, identity.apiKey, at));
+    for (const listener of this.onRevoke) listener(identity.apiKey);
     return { revoked: identity.apiKey };
   }
 }

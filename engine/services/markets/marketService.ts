@@ -152,12 +152,16 @@ export class MarketService {
     // is prepared on chain now or on a later retry.
     await this.ctx.writes.commit(() => this.repo.insert(row));
     const market = this.remember(row);
+    for (const listener of this.onChange) listener('created', market);
     if (this.ctx.chain.enabled) {
       this.chainBacklog = this.chainBacklog.then(() => this.chainStep(conditionId));
       if (waitForChain) await this.chainBacklog;
     }
     return this.byConditionId.get(conditionId) ?? market;
   }
+
+  /** Told of each market created or resolved, once its row is durable (the streams' custom events). */
+  readonly onChange = new Set<(kind: 'created' | 'resolved', market: Market) => void>();
 
   byCondition(conditionId: string): Market | undefined {
     return this.byConditionId.get(conditionId.toLowerCase());
@@ -228,6 +232,7 @@ export class MarketService {
     await this.ctx.writes.commit(() => this.repo.setResolved(m.conditionId, winningOutcomeIndex, at));
     const resolved = this.replace({ ...m, winner: winningOutcomeIndex, resolvedAt: at, closed: true, acceptingOrders: false });
     await this.ctx.orders.cancelMarketOrders(m.conditionId, 'market resolved');
+    for (const listener of this.onChange) listener('resolved', resolved);
     if (this.ctx.chain.enabled) {
       this.chainBacklog = this.chainBacklog.then(() => this.chainStep(m.conditionId));
       await this.chainBacklog;

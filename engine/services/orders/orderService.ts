@@ -14,6 +14,7 @@ import { TradeRepo, type TradeRow } from '../../store/tradeRepo.js';
 import type { EngineContext } from '../context.js';
 import { BalanceSheet } from './balanceSheet.js';
 import { ExpiryTimer } from './expiryTimer.js';
+import type { OrderEvents } from './orderEvents.js';
 import { buyReservationFor, remainingOf, reservedAssetOf, rowOf, type LiveOrder, type OrderIdentity, type TradableMarket } from './liveOrder.js';
 import { toOrderRecord, type OrderRecord } from './orderRecord.js';
 import { decodeCursor, pageOf, type Page } from './pageCursor.js';
@@ -98,6 +99,8 @@ export class OrderService {
   private readonly wallets = new Map<string, string>();
   /** Every write of the orders, trades, balances and ledger tables goes through it, in order. */
   private readonly writer: OrderWriter;
+  /** The streams service's hooks (services/streams): told of every change, then of its commit. */
+  events: OrderEvents | undefined;
 
   constructor(
     private readonly ctx: EngineContext,
@@ -182,8 +185,10 @@ export class OrderService {
     if (digest !== undefined) deps.signatureCheck = { digest, recovered: await this.verifier.recover(digest, body.order.signature, body.order.signer) };
     const { result, ops, keys } = this.placeNow(identity, body, deps);
     if (ops.length === 0) return result;
+    const captured = this.events?.capture(ops);
     try {
       await this.writer.submit(ops);
+      if (captured !== undefined) this.events?.committed(captured);
       return result;
     } catch (e) {
       // Not stored, so not a duplicate of anything.
@@ -347,6 +352,7 @@ export class OrderService {
       return { result: rejected('FOK_ORDER_NOT_FILLED_ERROR'), ops, keys: [] };
     }
 
+    this.events?.touched(order.conditionId);
     const tradeOps: OrderWrite[] = [];
     const txHash = outcome.fills.length === 0 ? '' : '0x' + createHash('sha256').update('settlement:' + order.id).digest('hex');
     for (const fill of outcome.fills) {
@@ -581,6 +587,7 @@ export class OrderService {
   /** Takes an order off its book and releases its reservation in memory; returns the row update. */
   private cancelLive(o: LiveOrder, reason: string, now: number): OrderWrite {
     const state = this.books.get(o.conditionId);
+    this.events?.touched(o.conditionId);
     if (state !== undefined && o.handle >= 0) {
       state.book.cancel(o.handle);
       state.orders.delete(o.handle);
@@ -606,7 +613,9 @@ export class OrderService {
 
   private async commitOps(ops: OrderWrite[]): Promise<void> {
     if (ops.length === 0) return;
+    const captured = this.events?.capture(ops);
     await this.writer.submit(ops);
+    if (captured !== undefined) this.events?.committed(captured);
   }
 
   // ── reads ───────────────────────────────────────────────────────────────────────────────────────

@@ -9,6 +9,7 @@ import { injectedAccount } from '../wallets/injectedAccount.js';
 import { createTraderApi, publicApi } from './clientAdapter.js';
 import type { TraderApi } from './terminalApi.js';
 import type { ExchangeConfig, Market } from './types.js';
+import { streamPollMs } from '../streams/streamHealth.js';
 
 export const POLL_MS = 1000;
 
@@ -47,13 +48,13 @@ export function useBook(tokenId: string | undefined) {
     queryKey: ['book', tokenId],
     queryFn: () => publicApi.book(tokenId!),
     enabled: !!tokenId,
-    refetchInterval: POLL_MS,
+    refetchInterval: () => streamPollMs(POLL_MS),
     placeholderData: (prev) => (prev?.asset_id === tokenId ? prev : undefined),
   });
 }
 
 export function useTape(tokenId: string | undefined) {
-  return useQuery({ queryKey: ['tape', tokenId], queryFn: () => publicApi.tape(tokenId!), enabled: !!tokenId, refetchInterval: POLL_MS });
+  return useQuery({ queryKey: ['tape', tokenId], queryFn: () => publicApi.tape(tokenId!), enabled: !!tokenId, refetchInterval: () => streamPollMs(POLL_MS) });
 }
 
 export interface Session {
@@ -110,20 +111,20 @@ export function useBalance(trader: TraderApi | undefined) {
     queryKey: traderKey(trader, 'balance'),
     queryFn: () => trader!.balance(),
     enabled: !!trader?.hasCredentials,
-    refetchInterval: 2000,
+    refetchInterval: () => streamPollMs(2000),
   });
 }
 
 export function useOpenOrders(trader: TraderApi | undefined) {
-  return useQuery({ queryKey: traderKey(trader, 'open-orders'), queryFn: () => trader!.openOrders(), enabled: !!trader?.hasCredentials, refetchInterval: POLL_MS });
+  return useQuery({ queryKey: traderKey(trader, 'open-orders'), queryFn: () => trader!.openOrders(), enabled: !!trader?.hasCredentials, refetchInterval: () => streamPollMs(POLL_MS) });
 }
 
 export function useMyTrades(trader: TraderApi | undefined) {
-  return useQuery({ queryKey: traderKey(trader, 'trades'), queryFn: () => trader!.trades(), enabled: !!trader?.hasCredentials, refetchInterval: 2000 });
+  return useQuery({ queryKey: traderKey(trader, 'trades'), queryFn: () => trader!.trades(), enabled: !!trader?.hasCredentials, refetchInterval: () => streamPollMs(2000) });
 }
 
 export function usePositions(address: string | undefined) {
-  return useQuery({ queryKey: ['positions', address?.toLowerCase()], queryFn: () => publicApi.positions(address!), enabled: !!address, refetchInterval: 2000 });
+  return useQuery({ queryKey: ['positions', address?.toLowerCase()], queryFn: () => publicApi.positions(address!), enabled: !!address, refetchInterval: () => streamPollMs(2000) });
 }
 
 export function useHolders(conditionId: string | undefined) {

@@ -1,0 +1,339 @@
+import { formatUnits, ONE, parseUnits } from '../../protocol/amounts.js';
+import { levelsText, renderBookSnapshot, type BookLevelText } from '../../protocol/bookHash.js';
+import { fromBookPrice, type Level } from '../../book/types.js';
+import type { TradeRow } from '../../store/tradeRepo.js';
+import type { EngineContext } from '../context.js';
+import { formatMicros } from '../markets/formatMicros.js';
+import type { Market } from '../markets/marketService.js';
+import type { StreamConnection, StreamLimits } from './streamTransport.js';
+
+/** What a market subscriber needs of its connection: frames, and whether it asked for custom events. */
+export interface MarketSubscriber extends StreamConnection {
+  readonly custom: boolean;
+}
+
+/** A market's book (outcome-0 terms, best first) and last trade prices, captured right after a change. */
+export interface BookCapture {
+  conditionId: string;
+  bids: Level[];
+  asks: Level[];
+  lastTrade: [string, string];
+}
+
+/** One followed asset: what its subscribers were last told, its seq and the replay ring. */
+interface AssetState {
+  readonly tokenId: string;
+  readonly market: Market;
+  readonly outcomeIndex: 0 | 1;
+  seq: number;
+  /** Token terms, best first, as last published. */
+  bids: Level[];
+  asks: Level[];
+  lastTrade: string;
+  hash: string;
+  timestamp: string;
+  readonly ring: Array<{ seq: number; frame: Buffer }>;
+  readonly subscribers: Set<MarketSubscriber>;
+  /** Events not yet sent (JSON texts; `custom` ones go to custom subscribers only), flushed together. */
+  readonly pending: Array<{ text: string; custom: boolean }>;
+}
+
+/**
+ * The market channel's state: per followed asset a seq, the book as published, and a ring of recent
+ * events. An asset is followed from its first subscription on (its seq keeps counting without
+ * subscribers, so a reconnecting client can resume). Events are built from captures taken right after
+ * each change and published once that change is durable, in commit order.
+ */
+export class MarketChannel {
+  private readonly assets = new Map<string, AssetState>();
+  private readonly byMarket = new Map<string, AssetState[]>();
+  /** Assets with pending events, and whether a flush is scheduled. */
+  private readonly dirty = new Set<AssetState>();
+  private flushScheduled = false;
+  /** Per market: the latest committed capture of this turn and the turn's trades. */
+  private readonly staged = new Map<string, { cap: BookCapture; trades: TradeRow[] }>();
+
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly limits: StreamLimits,
+  ) {}
+
+  /** True when some asset of the market is followed (only then does a change need a capture). */
+  follows(conditionId: string): boolean {
+    return this.byMarket.has(conditionId);
+  }
+
+  /** The market's book as it is now (call synchronously after the change). */
+  capture(conditionId: string): BookCapture | undefined {
+    const book = this.ctx.orders.book(conditionId);
+    const m = this.ctx.markets.byCondition(conditionId);
+    if (!book || !m) return undefined;
+    return { conditionId, bids: copy(book.levels('bid')), asks: copy(book.levels('ask')), lastTrade: [this.lastTradeOf(m.tokenIds[0]), this.lastTradeOf(m.tokenIds[1])] };
+  }
+
+  /** The asset's state, followed from now on; undefined for an unknown token. */
+  follow(tokenId: string): AssetState | undefined {
+    const existing = this.assets.get(tokenId);
+    if (existing) return existing;
+    const found = this.ctx.markets.byToken(tokenId);
+    if (!found) return undefined;
+    const cap = this.capture(found.market.conditionId);
+    const sides = cap ? tokenSides(cap, found.outcomeIndex) : { bids: [], asks: [] };
+    const a: AssetState = {
+      tokenId,
+      market: found.market,
+      outcomeIndex: found.outcomeIndex,
+      seq: 0,
+      ...sides,
+      lastTrade: cap ? cap.lastTrade[found.outcomeIndex] : this.lastTradeOf(tokenId),
+      hash: '',
+      timestamp: '',
+      ring: [],
+      subscribers: new Set(),
+      pending: [],
+    };
+    this.rehash(a, String(this.ctx.clock.nowMs()));
+    this.assets.set(tokenId, a);
+    const list = this.byMarket.get(found.market.conditionId) ?? [];
+    list.push(a);
+    this.byMarket.set(found.market.conditionId, list);
+    return a;
+  }
+
+  subscribe(tokenId: string, sub: MarketSubscriber, opts: { initialDump: boolean; resumeFrom?: number }): boolean {
+    const a = this.follow(tokenId);
+    if (!a) return false;
+    // What is pending goes to the current subscribers only: the book or replay below already includes it.
+    this.flush();
+    a.subscribers.add(sub);
+    if (opts.resumeFrom !== undefined && this.replay(a, sub, opts.resumeFrom)) return true;
+    if (opts.initialDump || opts.resumeFrom !== undefined) sub.sendFrame(Buffer.from(JSON.stringify(this.bookEvent(a))));
+    return true;
+  }
+
+  unsubscribe(tokenId: string, sub: MarketSubscriber): void {
+    this.assets.get(tokenId)?.subscribers.delete(sub);
+  }
+
+  /** The `book` event of an asset as last published (it carries the seq of the last change it includes). */
+  bookEvent(a: AssetState): object {
+    return {
+      event_type: 'book',
+      asset_id: a.tokenId,
+      market: a.market.conditionId,
+      bids: wire(a.bids),
+      asks: wire(a.asks),
+      timestamp: a.timestamp,
+      hash: a.hash,
+      min_order_size: formatUnits(a.market.minOrderSize),
+      tick_size: formatUnits(a.market.tickSize),
+      neg_risk: a.market.negRisk,
+      last_trade_price: a.lastTrade,
+      seq: a.seq,
+    };
+  }
+
+  /**
+   * A durable change of a market, published at the end of the event-loop turn: the changes committed in
+   * one turn become one `price_change` per asset (against the latest committed capture), after the
+   * turn's `last_trade_price` events, so the hashing and diffing cost once per turn, not per order.
+   */
+  stage(cap: BookCapture, trades: readonly TradeRow[]): void {
+    const staged = this.staged.get(cap.conditionId);
+    if (staged) {
+      staged.cap = cap;
+      staged.trades.push(...trades);
+    } else this.staged.set(cap.conditionId, { cap, trades: [...trades] });
+    this.schedule();
+  }
+
+  /** Publishes one durable change of a market: last trades first, then the level changes with the hash. */
+  private publish(cap: BookCapture, trades: readonly TradeRow[]): void {
+    const followed = this.byMarket.get(cap.conditionId);
+    if (!followed) return;
+    const timestamp = String(this.ctx.clock.nowMs());
+    for (const a of followed) {
+      for (const t of trades) {
+        const mine = a.tokenId === t.takerAssetId;
+        const price = mine ? t.price : a.tokenId === t.makerAssetId ? t.makerPrice : ONE - t.price;
+        a.lastTrade = formatUnits(price);
+        this.emit(a, {
+          event_type: 'last_trade_price',
+          asset_id: a.tokenId,
+          market: a.market.conditionId,
+          price: a.lastTrade,
+          size: formatUnits(t.size),
+          side: mine ? t.takerSide : t.takerSide === 'BUY' ? 'SELL' : 'BUY',
+          fee_rate_bps: String(t.takerFeeRateBps),
+          timestamp,
+          transaction_hash: t.transactionHash,
+        });
+      }
+      const next = tokenSides(cap, a.outcomeIndex);
+      const changes = [...diff(a.bids, next.bids, 'BUY'), ...diff(a.asks, next.asks, 'SELL')];
+      const oldBest = bestOf(a);
+      a.bids = next.bids;
+      a.asks = next.asks;
+      a.lastTrade = cap.lastTrade[a.outcomeIndex];
+      if (changes.length === 0 && trades.length === 0) continue;
+      this.rehash(a, timestamp);
+      const best = bestOf(a);
+      this.emit(a, {
+        event_type: 'price_change',
+        market: a.market.conditionId,
+        timestamp,
+        price_changes: changes.map((c) => ({ asset_id: a.tokenId, price: c.price, size: c.size, side: c.side, hash: a.hash, best_bid: best.bid, best_ask: best.ask })),
+        hash: a.hash,
+      });
+      if (best.bid !== oldBest.bid || best.ask !== oldBest.ask) {
+        this.emitCustom(a, { event_type: 'best_bid_ask', market: a.market.conditionId, asset_id: a.tokenId, best_bid: best.bid, best_ask: best.ask, spread: spreadOf(best), timestamp, seq: a.seq });
+      }
+    }
+  }
+
+  /** Sends a custom-feature event (new_market, market_resolved) to the custom subscribers of the market's assets. */
+  publishMarketEvent(conditionId: string, event: (a: AssetState) => object): void {
+    for (const a of this.byMarket.get(conditionId) ?? []) this.emitCustom(a, { ...event(a), seq: a.seq });
+  }
+
+  /** Sends a custom event to every custom subscriber on any followed asset (new_market reaches them all). */
+  broadcastCustom(event: object): void {
+    const frame = Buffer.from(JSON.stringify(event));
+    const seen = new Set<MarketSubscriber>();
+    for (const a of this.assets.values()) {
+      for (const s of a.subscribers) {
+        if (!s.custom || seen.has(s)) continue;
+        seen.add(s);
+        s.sendFrame(frame);
+      }
+    }
+  }
+
+  dropSubscriber(sub: MarketSubscriber, tokens: Iterable<string>): void {
+    for (const t of tokens) this.unsubscribe(t, sub);
+  }
+
+  /**
+   * Sends every pending event: one frame per asset and subscriber (a JSON array when several events
+   * wait, as the public service also sends). Called once per event-loop turn, so the order path pays
+   * for appending texts only, and a busy market's events share frames instead of costing one each.
+   */
+  flush(): void {
+    this.flushScheduled = false;
+    for (const { cap, trades } of this.staged.values()) this.publish(cap, trades);
+    this.staged.clear();
+    for (const a of this.dirty) this.flushAsset(a);
+    this.dirty.clear();
+  }
+
+  private flushAsset(a: AssetState): void {
+    if (a.pending.length === 0) return;
+    const events = a.pending.splice(0);
+    const plainEvents = events.some((e) => e.custom) ? events.filter((e) => !e.custom) : events;
+    let all: Buffer | undefined;
+    let plain: Buffer | undefined;
+    for (const s of a.subscribers) {
+      if (s.custom) s.sendFrame((all ??= frameOf(events)));
+      else if (plainEvents.length > 0) s.sendFrame((plain ??= frameOf(plainEvents)));
+    }
+  }
+
+  private queue(a: AssetState, text: string, custom: boolean): void {
+    a.pending.push({ text, custom });
+    this.dirty.add(a);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  private emit(a: AssetState, event: Record<string, unknown>): void {
+    a.seq += 1;
+    const text = JSON.stringify({ ...event, seq: a.seq });
+    a.ring.push({ seq: a.seq, frame: Buffer.from(text) });
+    if (a.ring.length > this.limits.replayEvents) a.ring.splice(0, a.ring.length - this.limits.replayEvents);
+    this.queue(a, text, false);
+  }
+
+  /** Custom events repeat the seq of the change they follow: subscribers without them see no gap. */
+  private emitCustom(a: AssetState, event: object): void {
+    this.queue(a, JSON.stringify(event), true);
+  }
+
+  /** Sends the events after `seq` from the ring; false when they are gone (the caller sends a book). */
+  private replay(a: AssetState, sub: MarketSubscriber, seq: number): boolean {
+    if (!Number.isSafeInteger(seq) || seq > a.seq || seq < 0) return false;
+    if (seq === a.seq) return true;
+    const first = a.ring[0];
+    if (!first || first.seq > seq + 1) return false;
+    for (const e of a.ring) if (e.seq > seq) sub.sendFrame(e.frame);
+    return true;
+  }
+
+  /** The hash GET /book gives for this state at `timestamp` (same fields, same key order). */
+  private rehash(a: AssetState, timestamp: string): void {
+    a.timestamp = timestamp;
+    a.hash = renderBookSnapshot({
+      market: a.market.conditionId,
+      asset_id: a.tokenId,
+      timestamp,
+      bids: levelsText(wire(a.bids)),
+      asks: levelsText(wire(a.asks)),
+      min_order_size: formatUnits(a.market.minOrderSize),
+      tick_size: formatUnits(a.market.tickSize),
+      neg_risk: a.market.negRisk,
+      last_trade_price: a.lastTrade,
+    }).hash;
+  }
+
+  private lastTradeOf(tokenId: string): string {
+    const t = this.ctx.orders.lastTrade(tokenId);
+    return t ? formatUnits(t.price) : '0.5';
+  }
+}
+
+/** One event as itself, several as a JSON array. */
+function frameOf(events: ReadonlyArray<{ text: string }>): Buffer {
+  return Buffer.from(events.length === 1 ? events[0]!.text : '[' + events.map((e) => e.text).join(',') + ']');
+}
+
+function copy(levels: readonly Level[]): Level[] {
+  return levels.map((l) => ({ price: l.price, size: l.size }));
+}
+
+/** A token's bid and ask levels (its own price terms, best first) from the market's outcome-0 book. */
+function tokenSides(cap: BookCapture, outcomeIndex: 0 | 1): { bids: Level[]; asks: Level[] } {
+  if (outcomeIndex === 0) return { bids: cap.bids, asks: cap.asks };
+  const mirror = (ls: Level[]): Level[] => ls.map((l) => ({ price: fromBookPrice(1, l.price), size: l.size }));
+  return { bids: mirror(cap.asks), asks: mirror(cap.bids) };
+}
+
+/** Best-first levels as wire levels, best LAST (as GET /book). */
+function wire(levels: readonly Level[]): BookLevelText[] {
+  const out: BookLevelText[] = [];
+  for (let i = levels.length - 1; i >= 0; i--) out.push({ price: formatMicros(levels[i]!.price), size: formatMicros(levels[i]!.size) });
+  return out;
+}
+
+function diff(before: readonly Level[], after: readonly Level[], side: 'BUY' | 'SELL'): Array<{ price: string; size: string; side: 'BUY' | 'SELL' }> {
+  const old = new Map(before.map((l) => [l.price, l.size]));
+  const out: Array<{ price: string; size: string; side: 'BUY' | 'SELL' }> = [];
+  for (const l of after) {
+    if (old.get(l.price) !== l.size) out.push({ price: formatMicros(l.price), size: formatMicros(l.size), side });
+    old.delete(l.price);
+  }
+  for (const price of old.keys()) out.push({ price: formatMicros(price), size: '0', side });
+  return out;
+}
+
+/** Best prices as wire text; an empty side reads "0" (bid) or "1" (ask), the bounds of a price. */
+function bestOf(a: { bids: Level[]; asks: Level[] }): { bid: string; ask: string } {
+  return { bid: a.bids[0] ? formatMicros(a.bids[0].price) : '0', ask: a.asks[0] ? formatMicros(a.asks[0].price) : '1' };
+}
+
+function spreadOf(best: { bid: string; ask: string }): string {
+  return formatUnits((parseUnits(best.ask) ?? 0n) - (parseUnits(best.bid) ?? 0n));
+}

@@ -1,0 +1,106 @@
+import type { OrderWrite } from '../../store/orderWrites.js';
+import type { TradeRow } from '../../store/tradeRepo.js';
+import type { EngineContext } from '../context.js';
+import type { Market } from '../markets/marketService.js';
+import type { OrderEvents } from '../orders/orderEvents.js';
+import { MarketChannel, type BookCapture } from './marketChannel.js';
+import { MarketConnection } from './marketConnection.js';
+import { CLOSE, MAX_BUFFERED_BYTES, MAX_SUBSCRIPTIONS, REPLAY_EVENTS, type StreamConnection, type StreamLimits, type StreamTransport } from './streamTransport.js';
+import { UserChannel } from './userChannel.js';
+import { UserConnection } from './userConnection.js';
+
+interface Captured {
+  books: BookCapture[];
+  trades: TradeRow[];
+  ops: readonly OrderWrite[];
+}
+
+/**
+ * The live streams (decisions §8): the public market and user channels, plus a seq on every event and
+ * the book hash after every change. It listens to the order service: each change is captured right
+ * after it happens in memory and published once the writer has committed it, so only durable changes
+ * are streamed, in the order the book changed.
+ */
+export class StreamService implements OrderEvents {
+  readonly market: MarketChannel;
+  readonly user: UserChannel;
+  /** Bounds every connection reads at send time (tests lower them). */
+  readonly limits: StreamLimits = { maxBufferedBytes: MAX_BUFFERED_BYTES, maxSubscriptions: MAX_SUBSCRIPTIONS, replayEvents: REPLAY_EVENTS };
+  private readonly open = new Set<StreamConnection>();
+  private readonly dirty = new Set<string>();
+  private closing = false;
+
+  constructor(private readonly ctx: EngineContext) {
+    this.market = new MarketChannel(ctx, this.limits);
+    this.user = new UserChannel(ctx);
+  }
+
+  /** Hooks into the order service (changes) and the auth service (revocations). */
+  attach(): void {
+    this.ctx.orders.events = this;
+    this.ctx.auth.onRevoke.add((apiKey) => {
+      for (const c of this.user.withKey(apiKey)) c.close(CLOSE.revoked, 'api key revoked');
+    });
+    this.ctx.markets.onChange.add((kind, m) => this.marketChanged(kind, m));
+  }
+
+  get connections(): number {
+    return this.open.size;
+  }
+
+  openMarket(transport: StreamTransport): MarketConnection {
+    return this.track(new MarketConnection(transport, this.limits, this.market, (c) => this.open.delete(c)));
+  }
+
+  openUser(transport: StreamTransport): UserConnection {
+    return this.track(new UserConnection(transport, this.limits, this.user, (k, s, p) => this.ctx.auth.verifyCredentials(k, s, p), (c) => this.open.delete(c)));
+  }
+
+  /** Closes every socket with 1001 (engine shutdown). */
+  close(): void {
+    this.closing = true;
+    for (const c of [...this.open]) c.close(CLOSE.shutdown, 'server shutting down');
+  }
+
+  touched(conditionId: string): void {
+    this.dirty.add(conditionId);
+  }
+
+  capture(ops: readonly OrderWrite[]): Captured | undefined {
+    const books: BookCapture[] = [];
+    for (const c of this.dirty) {
+      if (!this.market.follows(c)) continue;
+      const cap = this.market.capture(c);
+      if (cap) books.push(cap);
+    }
+    this.dirty.clear();
+    if (books.length === 0 && !this.user.active) return undefined;
+    const trades: TradeRow[] = [];
+    for (const op of ops) if (op.kind === 'trade') trades.push(op.row);
+    return { books, trades, ops };
+  }
+
+  committed(captured: unknown): void {
+    const c = captured as Captured;
+    for (const b of c.books) this.market.stage(b, c.trades.filter((t) => t.conditionId === b.conditionId));
+    this.user.publish(c.ops);
+  }
+
+  /** new_market (to every custom subscriber) and market_resolved (to the market's custom subscribers). */
+  private marketChanged(kind: 'created' | 'resolved', m: Market): void {
+    const timestamp = String(this.ctx.clock.nowMs());
+    const common = { id: m.conditionId, question: m.question, market: m.conditionId, slug: m.slug, description: m.description, assets_ids: [...m.tokenIds], outcomes: [...m.outcomes] };
+    if (kind === 'created') {
+      this.market.broadcastCustom({ event_type: 'new_market', ...common, timestamp });
+      return;
+    }
+    const winner = m.winner ?? 0;
+    this.market.publishMarketEvent(m.conditionId, () => ({ event_type: 'market_resolved', ...common, winning_asset_id: m.tokenIds[winner], winning_outcome: m.outcomes[winner], timestamp }));
+  }
+
+  private track<T extends StreamConnection>(c: T): T {
+    if (this.closing) c.close(CLOSE.shutdown, 'server shutting down');
+    else this.open.add(c);
+    return c;
+  }
+}

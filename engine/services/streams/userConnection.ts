@@ -1,0 +1,62 @@
+import type { Identity } from '../auth/authService.js';
+import { CLOSE, idList, StreamConnection, type StreamLimits, type StreamTransport } from './streamTransport.js';
+import type { UserChannel, UserSubscriber } from './userChannel.js';
+
+/**
+ * One user-channel socket: the first message carries the L2 credentials (`auth`: apiKey, secret,
+ * passphrase) and an optional `markets` filter; later ones `operation: subscribe|unsubscribe`.
+ */
+export class UserConnection extends StreamConnection implements UserSubscriber {
+  address = '';
+  apiKey = '';
+  readonly markets = new Set<string>();
+  seq = 0;
+  private authed = false;
+
+  constructor(
+    transport: StreamTransport,
+    limits: StreamLimits,
+    private readonly channel: UserChannel,
+    private readonly verify: (apiKey: string, secret: string, passphrase: string) => Identity,
+    private readonly release: (c: UserConnection) => void,
+  ) {
+    super(transport, limits);
+  }
+
+  onClosed(): void {
+    this.channel.remove(this);
+    this.release(this);
+  }
+
+  onMessage(text: string): void {
+    if (this.pong(text)) return;
+    const msg = this.parse(text);
+    if (!msg) {
+      if (!this.authed) this.close(CLOSE.authRequired, 'the first message must be {"auth":{"apiKey","secret","passphrase"},"type":"user"}');
+      return;
+    }
+    const markets = idList(msg.markets, 'markets');
+    if (typeof markets === 'string') return this.sendError(markets);
+    if (!this.authed) {
+      const auth = msg.auth as Record<string, unknown> | undefined;
+      if (typeof auth !== 'object' || auth === null || typeof auth.apiKey !== 'string' || typeof auth.secret !== 'string' || typeof auth.passphrase !== 'string') {
+        return this.close(CLOSE.authRequired, 'the first message must carry "auth":{"apiKey","secret","passphrase"} (the L2 credentials)');
+      }
+      try {
+        const id = this.verify(auth.apiKey, auth.secret, auth.passphrase);
+        this.address = id.address.toLowerCase();
+        this.apiKey = id.apiKey;
+      } catch (e) {
+        return this.close(CLOSE.authFailed, ((e as Error).message || 'authentication failed').slice(0, 120));
+      }
+      this.authed = true;
+      this.channel.add(this);
+    }
+    if (markets.length + this.markets.size > this.limits.maxSubscriptions) return this.sendError(`at most ${this.limits.maxSubscriptions} markets per connection`);
+    const remove = msg.operation === 'unsubscribe';
+    for (const m of markets) {
+      if (remove) this.markets.delete(m.toLowerCase());
+      else this.markets.add(m.toLowerCase());
+    }
+  }
+}
