@@ -111,3 +111,21 @@ describe('the stock builder-relayer-client against the default profile', () => {
     assert.match(message, /--profile polymarket/);
   });
 });
+
+describe('the stock builder-relayer-client reads against a real anvil chain in the polymarket profile', () => {
+  let r: Running | undefined;
+  before(async () => {
+    r = await start({ profile: 'polymarket', chain: 'anvil' });
+  });
+  after(() => stop(r));
+
+  it('the chain runs with chain id 137, and getNonce, getTransaction and getDeployed answer in the shapes the client reads', async () => {
+    assert.equal(r!.ready.chainId, 137);
+    const client = new RelayClient(r!.ready.relayer, 137);
+    const owner = privateKeyToAccount(generatePrivateKey()).address;
+    assert.deepEqual(await client.getNonce(owner, 'SAFE'), { nonce: '0' });
+    assert.deepEqual(await client.getNonce(owner, 'PROXY'), { nonce: '0' });
+    assert.deepEqual(await client.getTransaction('01J00000000000000000000000'), []);
+    assert.equal(await client.getDeployed(owner, 'SAFE'), false);
+  });
+});
