@@ -18,10 +18,14 @@ declare module 'fastify' {
 export function requireL2(ctx: EngineContext, opts: { basePath: string }) {
   const base = opts.basePath.replace(/\/+$/, '');
   return async function l2Guard(request: FastifyRequest): Promise<void> {
-    const url = request.url;
-    const q = url.indexOf('?');
-    let path = q < 0 ? url : url.slice(0, q);
-    if (base && (path === base || path.startsWith(base + '/'))) path = path.slice(base.length) || '/';
+    const path = signedPath(request.url, base);
     request.identity = ctx.auth.authenticateL2({ method: request.method, path, rawBody: request.rawBody ?? '', headers: request.headers });
   };
+}
+
+/** The path a client signs: the request path relative to the service base, without the query string. */
+export function signedPath(url: string, base: string): string {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  return base && (path === base || path.startsWith(base + '/')) ? path.slice(base.length) || '/' : path;
 }

@@ -17,7 +17,7 @@ import {
   WalletSafeResponse,
 } from '../../protocol/schemas/relayer.js';
 import type { EngineContext } from '../../services/context.js';
-import { requireL2 } from '../l2Guard.js';
+import { requireRelayerAuth } from '../relayerAuthGuard.js';
 import { Type } from '@sinclair/typebox';
 
 const tags = ['relayer'];
@@ -29,7 +29,7 @@ const tags = ['relayer'];
  * public client expects. Bodies are JSON whatever the Content-Type (the app's one parser).
  */
 export function relayerRoutes(app: FastifyInstance, ctx: EngineContext): void {
-  const l2 = requireL2(ctx, { basePath: '/relayer' });
+  const l2 = requireRelayerAuth(ctx, { basePath: '/relayer' });
   const who = (req: FastifyRequest): Address => req.identity.address.toLowerCase() as Address;
 
   app.post('/submit', {
