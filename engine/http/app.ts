@@ -1,6 +1,6 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError, ERRORS, isApiError } from '../protocol/errors.js';
-import { AJV_CUSTOM_OPTIONS, validationErrorBody, type SchemaError } from './bodyValidator.js';
+import { AJV_CUSTOM_OPTIONS, routeValidatorCompiler, validationErrorBody, type SchemaError } from './bodyValidator.js';
 import type { EngineContext } from '../services/context.js';
 import { registerRoutes } from './routes/index.js';
 
@@ -27,6 +27,7 @@ export async function buildApp(ctx: EngineContext, opts: { logger?: boolean } = 
     ajv: { customOptions: AJV_CUSTOM_OPTIONS },
   });
 
+  app.setValidatorCompiler(routeValidatorCompiler() as Parameters<typeof app.setValidatorCompiler>[0]);
   app.decorateRequest('rawBody', '');
 
   // One parser for every content type: the relayer's public client posts JSON as

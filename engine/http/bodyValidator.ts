@@ -1,8 +1,29 @@
 import AjvCompiler from '@fastify/ajv-compiler';
 import type { TSchema } from '@sinclair/typebox';
 
-/** Ajv options of every route schema (fastify's defaults plus these): coercion and defaults as the public clients expect. */
+/**
+ * Ajv options of query-string and path-parameter schemas: those parts are text by nature, so a
+ * `limit=10` is coerced to the integer its schema names.
+ */
 export const AJV_CUSTOM_OPTIONS = { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } as const;
+
+/**
+ * Ajv options of request bodies: JSON has types, and they are the contract (every order amount is a
+ * string; a float where a decimal string belongs is lost precision on money), so nothing is coerced:
+ * a number where a string is required, a one-element array, an object, null or a boolean is a 400
+ * naming the field. Where a public client really sends another JSON type (the TS client's numeric
+ * `salt`), the schema names that type explicitly.
+ */
+export const AJV_BODY_OPTIONS = { ...AJV_CUSTOM_OPTIONS, coerceTypes: false } as const;
+
+type RouteSchemaCompiler = (route: { schema: unknown; method: string; url: string; httpPart?: string }) => (data: unknown) => unknown;
+
+/** fastify's validator compiler: bodies strict (AJV_BODY_OPTIONS), every other part with AJV_CUSTOM_OPTIONS. */
+export function routeValidatorCompiler(): RouteSchemaCompiler {
+  const strict = AjvCompiler()({}, { customOptions: AJV_BODY_OPTIONS }) as unknown as RouteSchemaCompiler;
+  const textual = AjvCompiler()({}, { customOptions: AJV_CUSTOM_OPTIONS }) as unknown as RouteSchemaCompiler;
+  return (route) => (route.httpPart === 'body' ? strict : textual)(route);
+}
 
 /** One ajv error, as fastify reports it in `error.validation`. */
 export interface SchemaError {
@@ -16,11 +37,11 @@ export type BodyValidator = ((data: unknown) => boolean) & { errors?: SchemaErro
 
 /**
  * Compiles a body schema exactly as fastify compiles route schemas (same compiler, same options, same
- * formats), for the lean HTTP path: a body it accepts, coerces or refuses is accepted, coerced or
- * refused the same way as through the fastify route.
+ * formats), for the lean HTTP path: a body it accepts or refuses is accepted or refused the same way
+ * as through the fastify route.
  */
 export function compileBodyValidator(schema: TSchema): BodyValidator {
-  const build = AjvCompiler()({}, { customOptions: AJV_CUSTOM_OPTIONS });
+  const build = AjvCompiler()({}, { customOptions: AJV_BODY_OPTIONS });
   return build({ schema, method: 'POST', url: '', httpPart: 'body' }) as unknown as BodyValidator;
 }
 
