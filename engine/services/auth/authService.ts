@@ -95,7 +95,12 @@ export class AuthService {
       level === 'L1'
         ? 'POST /auth/api-key needs L1 headers SERVICE_ADDRESS, SERVICE_SIGNATURE (EIP-712 ClobAuth signature), SERVICE_TIMESTAMP and SERVICE_NONCE.'
         : 'This route needs L2 headers SERVICE_ADDRESS, SERVICE_SIGNATURE (HMAC), SERVICE_TIMESTAMP, SERVICE_API_KEY and SERVICE_PASSPHRASE; create credentials with POST /auth/api-key.';
-    throw new ApiError('missing_auth_headers', `Missing ${absent.map(headerLabel).join(', ')}. ${how}`, {
+    // A stock public client sends POLY_* headers, which only the polymarket profile reads: say so.
+    const polyHint =
+      !this.compat && Object.keys(headers).some((h) => h.toLowerCase().startsWith('poly_'))
+        ? ' POLY_* headers were sent: they are read only when the exchange runs with --profile polymarket (chain id 137), the profile for unmodified public clients (docs/bots.md).'
+        : '';
+    throw new ApiError('missing_auth_headers', `Missing ${absent.map(headerLabel).join(', ')}. ${how}${polyHint}`, {
       details: { missing: absent.map(headerLabel) },
     });
   }
