@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ApiCredentialsSchema, ApiKeysSchema, AuthErrorSchema, L1HeadersSchema, L2HeadersSchema, RevokedKeySchema } from '../../protocol/schemas/auth.js';
 import type { EngineContext } from '../../services/context.js';
@@ -36,6 +37,18 @@ export function authRoutes(app: FastifyInstance, ctx: EngineContext): void {
       response: { 200: ApiCredentialsSchema, 401: AuthErrorSchema },
     },
     handler: async (req) => ctx.auth.deriveApiKey(req.headers),
+  });
+
+  app.get('/auth/ban-status/closed-only', {
+    preValidation: l2,
+    schema: {
+      tags,
+      summary: 'Whether the account may only close positions (L2): never here',
+      description: 'Public-client compatibility (getClosedOnlyMode): a sandbox account is never restricted to closing positions.',
+      headers: L2HeadersSchema,
+      response: { 200: Type.Object({ closed_only: Type.Boolean() }), 401: AuthErrorSchema },
+    },
+    handler: async () => ({ closed_only: false }),
   });
 
   app.get('/auth/api-keys', {

@@ -115,13 +115,14 @@ describe('the stock @polymarket/clob-client (V1), unmodified, against the polyma
     const place = async (price: number) =>
       (await aliceClient.createAndPostOrder({ tokenID: yes, price, side: Side.BUY, size: 5 }, { tickSize: '0.01', negRisk: false }, OrderType.GTC)).orderID as string;
     const a = await place(0.1);
+    assert.deepEqual(await aliceClient.isOrderScoring({ order_id: a }), { scoring: false });
     const one = await aliceClient.cancelOrder({ orderID: a });
-    assert.equal(one.canceled.length, 1);
+    assert.deepEqual(one, { canceled: [a], not_canceled: {} });
     assert.equal((await aliceClient.getOrder(a)).status, 'CANCELED');
     const b = await place(0.11);
     const c = await place(0.12);
     const two = await aliceClient.cancelOrders([b, c]);
-    assert.equal(two.canceled.length, 2);
+    assert.deepEqual(two.canceled.sort(), [b, c].sort());
     await place(0.13);
     const byMarket = await aliceClient.cancelMarketOrders({ market: market.conditionId });
     assert.ok(byMarket.canceled.length >= 1);
@@ -129,6 +130,10 @@ describe('the stock @polymarket/clob-client (V1), unmodified, against the polyma
     const all = await aliceClient.cancelAll();
     assert.equal(all.canceled.length, 1);
     assert.deepEqual(await aliceClient.getOpenOrders(), []);
+  });
+
+  it('getClosedOnlyMode answers that the account is not restricted', async () => {
+    assert.deepEqual(await aliceClient.getClosedOnlyMode(), { closed_only: false });
   });
 
   it('getBalanceAllowance answers the 6-decimal integer strings', async () => {

@@ -497,7 +497,7 @@ export class OrderService {
       const o = this.live.get(id);
       if (o && o.owner === identity.address.toLowerCase()) {
         ops.push(this.cancelLive(o, 'cancelled by owner', now));
-        result.canceled.push(o.id);
+        result.canceled.push(this.answerId(o));
         continue;
       }
       result.not_canceled[String(raw)] = this.whyNotCancelable(id, identity);
@@ -561,7 +561,7 @@ export class OrderService {
     const owner = identity.address.toLowerCase();
     const victims = [...this.live.values()].filter((o) => o.owner === owner && pick(o));
     await this.commitOps(victims.map((o) => this.cancelLive(o, reason, now)));
-    return { canceled: victims.map((o) => o.id), not_canceled: {} };
+    return { canceled: victims.map((o) => this.answerId(o)), not_canceled: {} };
   }
 
   /** Takes an order off its book and releases its reservation in memory; returns the row update. */
@@ -619,6 +619,11 @@ export class OrderService {
   private resolveId(raw: string): string {
     if (/^0x[0-9a-fA-F]{64}$/.test(raw)) return this.duplicateKeys().get('d:' + raw.toLowerCase()) ?? raw;
     return normalizeUlid(raw);
+  }
+
+  /** An order's id in answers: its 0x hash in the polymarket profile, else its ULID. */
+  private answerId(o: OrderRow): string {
+    return this.ctx.config.profile === 'polymarket' ? o.digest : o.id;
   }
 
   /** The record in the profile's shape: the public open-order shape in the polymarket profile. */
