@@ -132,6 +132,16 @@ describe('the stock @polymarket/clob-client (V1), unmodified, against the polyma
     assert.deepEqual(await aliceClient.getOpenOrders(), []);
   });
 
+  it('an order signed for another chain (Amoy, its exchange) is refused INVALID_ORDER_ERROR naming the signature', async () => {
+    const amoy = new ClobClient(host, 80002, alice, aliceCreds);
+    const [yes] = market.tokenIds;
+    const refused = await amoy.createAndPostOrder({ tokenID: yes, price: 0.3, side: Side.BUY, size: 5 }, { tickSize: '0.01', negRisk: false }, OrderType.GTC);
+    assert.equal(refused.success, false, JSON.stringify(refused));
+    assert.equal(refused.error_code, 'INVALID_ORDER_ERROR');
+    assert.match(refused.errorMsg, /signature/i);
+    assert.equal(refused.orderID, '');
+  });
+
   it('getClosedOnlyMode answers that the account is not restricted', async () => {
     assert.deepEqual(await aliceClient.getClosedOnlyMode(), { closed_only: false });
   });
