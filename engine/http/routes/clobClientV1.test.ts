@@ -104,6 +104,8 @@ describe('the stock @polymarket/clob-client (V1), unmodified, against the polyma
     const trades = await bobClient.getTrades({ market: market.conditionId });
     assert.equal(trades.length, 1);
     assert.equal(trades[0]!.id, taken.tradeIDs[0]);
+    assert.equal(trades[0]!.taker_order_id, taken.orderID);
+    assert.equal(trades[0]!.maker_orders[0]!.order_id, (await aliceClient.getOpenOrders({ asset_id: market.tokenIds[0] }))[0]!.id);
     const mine = (await aliceClient.getOpenOrders({ asset_id: yes }))[0]!;
     assert.equal(mine.size_matched, '6');
     assert.equal(mine.status, 'LIVE');

@@ -5,7 +5,7 @@ import { formatUnits, ONE } from '../../protocol/amounts.js';
 import type { Address, PostOrderBody } from '../../protocol/eip712.js';
 import { ApiError } from '../../protocol/errors.js';
 import { UlidFactory, normalizeUlid } from '../../protocol/ulid.js';
-import { toPublicOrderRecord, toPublicPlacement, type PublicOrderRecord, type PublicPlacement } from './publicOrderRecord.js';
+import { toPublicOrderRecord, toPublicPlacement, withOrderHashes, type PublicOrderRecord, type PublicPlacement } from './publicOrderRecord.js';
 import { deriveProxyWalletAddress, deriveSafeAddress } from '../../protocol/walletAddresses.js';
 import { BalanceRepo, COLLATERAL, type LedgerEntry } from '../../store/balanceRepo.js';
 import { OrderRepo, type OrderRow, type OrderSide } from '../../store/orderRepo.js';
@@ -621,6 +621,12 @@ export class OrderService {
     return normalizeUlid(raw);
   }
 
+  /** A trade in the profile's shape: orders named by their hashes in the polymarket profile. */
+  private tradeOf(t: TradeRecord): TradeRecord {
+    if (this.ctx.config.profile !== 'polymarket') return t;
+    return withOrderHashes(t, (id) => (this.live.get(id) ?? this.orderRepo.get(id))?.digest ?? id);
+  }
+
   /** An order's id in answers: its 0x hash in the polymarket profile, else its ULID. */
   private answerId(o: OrderRow): string {
     return this.ctx.config.profile === 'polymarket' ? o.digest : o.id;
@@ -699,7 +705,7 @@ export class OrderService {
       offset,
     );
     return pageOf(
-      rows.map((t) => toTradeRecord(t, this.outcomesOf(t.conditionId), owner)),
+      rows.map((t) => this.tradeOf(toTradeRecord(t, this.outcomesOf(t.conditionId), owner))),
       offset,
       PAGE_LIMIT,
       total,

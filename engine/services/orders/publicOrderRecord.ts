@@ -2,6 +2,7 @@ import { formatUnits } from '../../protocol/amounts.js';
 import type { OrderRow } from '../../store/orderRepo.js';
 import type { TradeRow } from '../../store/tradeRepo.js';
 import type { PlacementResult } from './placementResult.js';
+import type { TradeRecord } from './tradeRecord.js';
 
 /**
  * The polymarket profile's shapes (decisions §6): what the stock clients' `OpenOrder` and `OrderResponse`
@@ -85,5 +86,14 @@ export function toPublicPlacement(r: PlacementResult, order: OrderRow | undefine
     takingAmount: matched ? formatUnits(buy ? shares : collateral) : '',
     transactionsHashes: [...new Set(taken.map((t) => t.transactionHash).filter((h) => h !== ''))],
     tradeIDs: taken.map((t) => t.id),
+  };
+}
+
+/** A trade record with its orders named by their 0x hashes, as the open-order records name them. */
+export function withOrderHashes(t: TradeRecord, hashOf: (orderId: string) => string): TradeRecord {
+  return {
+    ...t,
+    taker_order_id: hashOf(t.taker_order_id),
+    maker_orders: t.maker_orders.map((m) => ({ ...m, order_id: hashOf(m.order_id) })),
   };
 }
