@@ -83,4 +83,13 @@ describe('the stock @polymarket/clob-client-v2, unmodified, against the polymark
     const bal = await carolClient.getBalanceAllowance({ asset_type: 'COLLATERAL' as never });
     assert.match(String(bal.balance), /^\d+$/);
   });
+
+  it('deleteApiKey revokes the signing key: its next call is refused api_key_revoked', async () => {
+    await carolClient.deleteApiKey();
+    const after = await carolClient.getApiKeys().then(
+      (r) => r as unknown,
+      (e: unknown) => e,
+    );
+    assert.match(JSON.stringify(after, Object.getOwnPropertyNames(after ?? {})), /api_key_revoked/);
+  });
 });
