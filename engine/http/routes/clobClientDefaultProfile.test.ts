@@ -1,25 +1,19 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Wallet } from '@ethersproject/wallet';
 import { ClobClient } from '@polymarket/clob-client';
-import { createEngine, type Engine } from '../../engine.js';
+import type { Engine } from '../../engine.js';
+import { startListeningEngine } from './clobClientTestKit.js';
 
 describe('the stock clob-client against the default profile (the user forgot --profile polymarket)', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'clob-default-'));
   let engine: Engine;
   let host: string;
+  let close: () => Promise<void>;
 
   before(async () => {
-    engine = await createEngine({ dataDir, chain: 'none', seedDemo: false, rateLimits: false, serveRenderer: false });
-    host = (await engine.listen()).trading;
+    ({ engine, host, close } = await startListeningEngine({}));
   });
-  after(async () => {
-    await engine.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  after(() => close());
 
   for (const chainId of [137, 0]) {
     it(`createApiKey (chain id ${chainId || 'local'}) is refused 401 missing_auth_headers, and the message says to run with --profile polymarket`, async () => {

@@ -1,26 +1,16 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Wallet } from '@ethersproject/wallet';
 import { ClobClient, OrderType, Side, type ApiKeyCreds } from '@polymarket/clob-client';
-import { createEngine, type Engine } from '../../engine.js';
+import type { Engine } from '../../engine.js';
 import type { Market } from '../../services/markets/marketService.js';
 import { units } from '../../services/orders/orderTestKit.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const HASH = /^0x[0-9a-f]{64}$/;
-
-/** L1 signatures are deterministic per second and accepted once: the next call signs in a later second. */
-async function nextSecond(): Promise<void> {
-  await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
-}
+import { UUID, ORDER_HASH, nextSecond, startListeningEngine } from './clobClientTestKit.js';
 
 describe('the stock @polymarket/clob-client (V1), unmodified, against the polymarket profile', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'clob-v1-'));
   let engine: Engine;
   let host: string;
+  let close: () => Promise<void>;
   let market: Market;
   const alice = Wallet.createRandom();
   const bob = Wallet.createRandom();
@@ -29,14 +19,10 @@ describe('the stock @polymarket/clob-client (V1), unmodified, against the polyma
   let bobClient: ClobClient;
 
   before(async () => {
-    engine = await createEngine({ dataDir, chain: 'none', seedDemo: false, rateLimits: false, serveRenderer: false, profile: 'polymarket' });
-    host = (await engine.listen()).trading;
+    ({ engine, host, close } = await startListeningEngine({ profile: 'polymarket' }));
     market = await engine.ctx.markets.create({ question: 'Will the stock client trade here?', tickSize: 10_000n, minOrderSize: 5_000_000n }, { waitForChain: false });
   });
-  after(async () => {
-    await engine.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  after(() => close());
 
   it('createOrDeriveApiKey creates credentials, and a second call returns the same key', async () => {
     const l1 = new ClobClient(host, 137, alice);
@@ -64,7 +50,7 @@ describe('the stock @polymarket/clob-client (V1), unmodified, against the polyma
     const [yes] = market.tokenIds;
     const placed = await aliceClient.createAndPostOrder({ tokenID: yes, price: 0.4, side: Side.BUY, size: 10 }, { tickSize: '0.01', negRisk: false }, OrderType.GTC);
     assert.equal(placed.success, true, JSON.stringify(placed));
-    assert.match(placed.orderID, HASH);
+    assert.match(placed.orderID, ORDER_HASH);
     assert.equal(placed.errorMsg, '');
     assert.equal(placed.status, 'live');
     assert.deepEqual([placed.makingAmount, placed.takingAmount, placed.transactionsHashes, placed.tradeIDs], ['', '', [], []]);
@@ -100,7 +86,7 @@ describe('the stock @polymarket/clob-client (V1), unmodified, against the polyma
     assert.equal(taken.takingAmount, '6');
     assert.equal(taken.tradeIDs.length, 1);
     assert.equal(taken.transactionsHashes.length, 1);
-    assert.match(taken.transactionsHashes[0], HASH);
+    assert.match(taken.transactionsHashes[0], ORDER_HASH);
     const trades = await bobClient.getTrades({ market: market.conditionId });
     assert.equal(trades.length, 1);
     assert.equal(trades[0]!.id, taken.tradeIDs[0]);

@@ -1,25 +1,16 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Wallet } from '@ethersproject/wallet';
 import { ClobClient as ClobClientV1, OrderType as OrderTypeV1, Side as SideV1 } from '@polymarket/clob-client';
 import { ClobClient, OrderType, Side } from '@polymarket/clob-client-v2';
-import { createEngine, type Engine } from '../../engine.js';
+import type { Engine } from '../../engine.js';
 import type { Market } from '../../services/markets/marketService.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const HASH = /^0x[0-9a-f]{64}$/;
-
-async function nextSecond(): Promise<void> {
-  await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
-}
+import { UUID, ORDER_HASH, nextSecond, startListeningEngine } from './clobClientTestKit.js';
 
 describe('the stock @polymarket/clob-client-v2, unmodified, against the polymarket profile', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'clob-v2-'));
   let engine: Engine;
   let host: string;
+  let close: () => Promise<void>;
   let market: Market;
   const carol = Wallet.createRandom();
   const dave = Wallet.createRandom();
@@ -27,14 +18,10 @@ describe('the stock @polymarket/clob-client-v2, unmodified, against the polymark
   let daveV1: ClobClientV1;
 
   before(async () => {
-    engine = await createEngine({ dataDir, chain: 'none', seedDemo: false, rateLimits: false, serveRenderer: false, profile: 'polymarket' });
-    host = (await engine.listen()).trading;
+    ({ engine, host, close } = await startListeningEngine({ profile: 'polymarket' }));
     market = await engine.ctx.markets.create({ question: 'Will both clients share one book?', tickSize: 10_000n, minOrderSize: 5_000_000n }, { waitForChain: false });
   });
-  after(async () => {
-    await engine.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  after(() => close());
 
   it('createOrDeriveApiKey creates credentials (apiKey read as key), a repeated call and deriveApiKey return the same key', async () => {
     const l1 = new ClobClient({ host, chain: 137, signer: carol });
@@ -54,7 +41,7 @@ describe('the stock @polymarket/clob-client-v2, unmodified, against the polymark
     assert.equal(resting.success, true, JSON.stringify(resting));
     const taker = await carolClient.createAndPostOrder({ tokenID: no, price: 0.45, side: Side.BUY, size: 10 }, { tickSize: '0.01', negRisk: false }, OrderType.GTC);
     assert.equal(taker.success, true, JSON.stringify(taker));
-    assert.match(taker.orderID, HASH);
+    assert.match(taker.orderID, ORDER_HASH);
     assert.equal(taker.status, 'matched');
     assert.equal(taker.takingAmount, '10');
     assert.equal(taker.makingAmount, '4.5');
