@@ -44,6 +44,7 @@ export class AuthRepo {
   private readonly noncesByAddress;
   private readonly countByAddress;
   private readonly bySignature;
+  private readonly liveBySlot;
 
   constructor(db: Db) {
     this.byKey = db.prepare<[string], Row>('SELECT * FROM api_keys WHERE api_key = ?');
@@ -53,6 +54,9 @@ export class AuthRepo {
     this.noncesByAddress = db.prepare<[string], string>('SELECT l1_nonce FROM api_keys WHERE address = ?').pluck();
     this.countByAddress = db.prepare<[string], number>('SELECT COUNT(*) FROM api_keys WHERE address = ?').pluck();
     this.bySignature = db.prepare<[string], number>('SELECT 1 FROM api_keys WHERE l1_signature = ?').pluck();
+    this.liveBySlot = db.prepare<[string, string], Row>(
+      'SELECT * FROM api_keys WHERE address = ? AND l1_nonce = ? AND revoked_at IS NULL ORDER BY created_at, api_key LIMIT 1',
+    );
   }
 
   findKey(apiKey: string): ApiKeyRecord | undefined {
@@ -78,6 +82,12 @@ export class AuthRepo {
   /** Whether the address was ever issued a key (revoked ones count: the welcome credit is once per wallet). */
   hasAnyKey(address: string): boolean {
     return this.countByAddress.get(address)! > 0;
+  }
+
+  /** The oldest live key created with this (address, L1 nonce): the compatibility profile's key slot. */
+  liveKeyForNonce(address: string, nonce: string): ApiKeyRecord | undefined {
+    const r = this.liveBySlot.get(address, nonce);
+    return r ? toRecord(r) : undefined;
   }
 
   signatureUsed(l1Signature: string): boolean {

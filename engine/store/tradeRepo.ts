@@ -153,6 +153,13 @@ export class TradeRepo {
     return this.byOrderStmt.all(orderId, orderId) as string[];
   }
 
+  /** The trades an order took as taker, oldest first (what its placement matched). */
+  takenBy(orderId: string): TradeRow[] {
+    return (
+      this.db.prepare('SELECT * FROM trades WHERE taker_order_id = ? ORDER BY id').safeIntegers(true).all(orderId) as RawTrade[]
+    ).map(fromRaw);
+  }
+
   /** A page of trades matching the filter, newest first, plus the total count. */
   list(filter: TradeFilter, limit: number, offset: number): { rows: TradeRow[]; total: number } {
     const where: string[] = [];

@@ -38,14 +38,15 @@ function l2(creds: { key: string; secret: string; passphrase: string }, address:
   };
 }
 
-test('POST /auth/api-key answers 200 with key, secret and passphrase, then the key lists, revokes and stops working', async () => {
+test('POST /auth/api-key answers 200 with key (also as apiKey), secret and passphrase, then the key lists, revokes and stops working', async () => {
   const { app, ctx, credits } = await makeApp();
   const account = privateKeyToAccount(generatePrivateKey());
   // The public TS client sends Content-Type: application/json without a body.
   const created = await app.inject({ method: 'POST', url: '/auth/api-key', headers: { ...(await l1(account, ctx.config.chainId)), 'content-type': 'application/json' } });
   assert.equal(created.statusCode, 200, created.body);
-  const creds = created.json() as { key: string; secret: string; passphrase: string };
-  assert.deepEqual(Object.keys(creds), ['key', 'secret', 'passphrase']);
+  const creds = created.json() as { apiKey: string; key: string; secret: string; passphrase: string };
+  assert.deepEqual(Object.keys(creds), ['apiKey', 'key', 'secret', 'passphrase']);
+  assert.equal(creds.apiKey, creds.key);
   assert.deepEqual(credits.map((c) => c[0]), [account.address.toLowerCase()]);
 
   const listed = await app.inject({ method: 'GET', url: '/auth/api-keys?ignored=1', headers: l2(creds, account.address, 'GET', '/auth/api-keys') });

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ApiCredentialsSchema, ApiKeysSchema, AuthErrorSchema, L1HeadersSchema, L2HeadersSchema, RevokedKeySchema } from '../../protocol/schemas/auth.js';
 import type { EngineContext } from '../../services/context.js';
@@ -17,11 +18,37 @@ export function authRoutes(app: FastifyInstance, ctx: EngineContext): void {
         'Proves control of SERVICE_ADDRESS with an EIP-712 ClobAuth signature and issues a new key. No body. ' +
         'The secret and passphrase are returned only here: they are derived, never stored, and cannot be fetched again. ' +
         "A signature creates at most one key; SERVICE_NONCE may not go below the highest nonce accepted for the address. " +
+        'In the polymarket profile the nonce is a key slot instead: a live key of (address, nonce) is returned again. ' +
         "A wallet's first key credits its paper collateral balance.",
       headers: L1HeadersSchema,
       response: { 200: ApiCredentialsSchema, 401: AuthErrorSchema },
     },
     handler: async (req) => ctx.auth.createApiKey(req.headers),
+  });
+
+  app.get('/auth/derive-api-key', {
+    schema: {
+      tags,
+      summary: 'Derive the existing API credentials of (address, nonce) (L1)',
+      description:
+        'Returns the live key created by SERVICE_ADDRESS with SERVICE_NONCE, with its secret and passphrase re-derived. ' +
+        'Each L1 signature is accepted once; 401 unknown_api_key when that nonce has no live key.',
+      headers: L1HeadersSchema,
+      response: { 200: ApiCredentialsSchema, 401: AuthErrorSchema },
+    },
+    handler: async (req) => ctx.auth.deriveApiKey(req.headers),
+  });
+
+  app.get('/auth/ban-status/closed-only', {
+    preValidation: l2,
+    schema: {
+      tags,
+      summary: 'Whether the account may only close positions (L2): never here',
+      description: 'Public-client compatibility (getClosedOnlyMode): a sandbox account is never restricted to closing positions.',
+      headers: L2HeadersSchema,
+      response: { 200: Type.Object({ closed_only: Type.Boolean() }), 401: AuthErrorSchema },
+    },
+    handler: async () => ({ closed_only: false }),
   });
 
   app.get('/auth/api-keys', {

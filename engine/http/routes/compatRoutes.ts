@@ -48,9 +48,10 @@ async function emptyBodyIsObject(req: FastifyRequest): Promise<void> {
 
 /** An order id as the client sent it, checked to be a ULID; `where` names it in the 400. */
 function orderIdOf(raw: string, field: string, code: 'invalid_query' | 'invalid_field'): string {
+  if (/^0x[0-9a-fA-F]{64}$/.test(raw)) return raw; // an order hash (decisions §6)
   const id = normalizeUlid(raw);
   if (!isUlid(id)) {
-    throw new ApiError(code, `'${field}' must be an order id (a 26-character ULID, as returned in order_id by POST /order); got ${JSON.stringify(raw.slice(0, 100))}.`, {
+    throw new ApiError(code, `'${field}' must be an order id (a 26-character ULID, as returned in order_id by POST /order, or the 0x order hash); got ${JSON.stringify(raw.slice(0, 100))}.`, {
       details: { field },
     });
   }

@@ -4,7 +4,7 @@ import type { EngineContext } from '../../services/context.js';
 import { errorReply, parseJsonBody } from '../app.js';
 import { compileBodyValidator, validationErrorBody, type BodyValidator } from '../bodyValidator.js';
 import { leanJson, type LeanRequest, type LeanResponse, type LeanRouter } from '../leanServer.js';
-import { placementReply } from './orderRoutes.js';
+import { placementReply, profilePlacement } from './orderRoutes.js';
 
 /**
  * POST /order on the lean HTTP path (leanServer.ts): the same steps, in the same order, as the fastify
@@ -28,7 +28,7 @@ export function leanOrderRouter(ctx: EngineContext): LeanRouter {
       const identity = ctx.auth.authenticateL2({ method: 'POST', path: '/order', rawBody: req.body, headers: req.headers });
       const validate = validator();
       if (!validate(body)) return leanJson({ status: 400, body: validationErrorBody(validate.errors?.[0], 'body') });
-      return leanJson(placementReply(await ctx.orders.place(identity, body as PostOrderBody)));
+      return leanJson(placementReply(profilePlacement(ctx, await ctx.orders.place(identity, body as PostOrderBody))));
     } catch (e) {
       return leanJson(errorReply(e));
     }

@@ -23,6 +23,7 @@ import {
   TradesPageSchema,
   TradesQuery,
 } from '../../protocol/schemas/orders.js';
+import { PublicLookupResponseSchema, PublicOpenOrdersPageSchema, PublicOrderRecordSchema, PublicPlacementRejectionSchema, PublicPlacementSchema } from '../../protocol/schemas/publicOrders.js';
 import type { EngineContext } from '../../services/context.js';
 import type { OrderIdentity, PlacementResult } from '../../services/orders/orderService.js';
 import { requireL2 } from '../l2Guard.js';
@@ -41,6 +42,11 @@ function identityOf(req: FastifyRequest): OrderIdentity {
 export function placementReply(result: PlacementResult): { status: 201 | 400; body: object } {
   if (result.success) return { status: 201, body: result };
   return { status: 400, body: { ...result, error: result.error_code, message: result.error_msg } };
+}
+
+/** The placement result in the profile's shape: with the public fields (orderID = order hash) in the polymarket profile. */
+export function profilePlacement(ctx: EngineContext, result: PlacementResult): PlacementResult {
+  return ctx.config.profile === 'polymarket' ? ctx.orders.publicPlacement(result) : result;
 }
 
 function sendPlacement(reply: FastifyReply, result: PlacementResult): FastifyReply {
@@ -72,10 +78,10 @@ export function orderRoutes(app: FastifyInstance, ctx: EngineContext): void {
         security: SECURITY,
         summary: 'Place a signed order (201 accepted; 400 with the placement result when refused)',
         body: postOrderBodySchema({ compat }),
-        response: { 201: PlacementResultSchema, 400: PlacementRejectionSchema },
+        response: compat ? { 201: PublicPlacementSchema, 400: PublicPlacementRejectionSchema } : { 201: PlacementResultSchema, 400: PlacementRejectionSchema },
       },
     },
-    async (req, reply) => sendPlacement(reply, await ctx.orders.place(identityOf(req), req.body as PostOrderBody)),
+    async (req, reply) => sendPlacement(reply, profilePlacement(ctx, await ctx.orders.place(identityOf(req), req.body as PostOrderBody))),
   );
 
   app.post(
@@ -87,10 +93,10 @@ export function orderRoutes(app: FastifyInstance, ctx: EngineContext): void {
         security: SECURITY,
         summary: 'Place 1 to 15 signed orders; one placement result per entry, in order (200)',
         body: postOrdersBodySchema({ compat }),
-        response: { 200: { type: 'array', items: PlacementResultSchema } },
+        response: { 200: { type: 'array', items: compat ? PublicPlacementSchema : PlacementResultSchema } },
       },
     },
-    async (req) => ctx.orders.placeBatch(identityOf(req), req.body as PostOrderBody[]),
+    async (req) => (await ctx.orders.placeBatch(identityOf(req), req.body as PostOrderBody[])).map((r) => profilePlacement(ctx, r)),
   );
 
   app.delete(
@@ -138,8 +144,15 @@ export function orderRoutes(app: FastifyInstance, ctx: EngineContext): void {
 
   app.get(
     '/data/order/:id',
-    { schema: { tags: TAG, summary: 'One order record by ULID (no authentication)', params: OrderIdParams, response: { 200: OrderRecordSchema } } },
-    async (req) => ctx.orders.get((req.params as { id: string }).id),
+    {
+      schema: {
+        tags: TAG,
+        summary: 'One order record by ULID or 0x order hash (no authentication)',
+        params: OrderIdParams,
+        response: { 200: compat ? PublicOrderRecordSchema : OrderRecordSchema },
+      },
+    },
+    async (req) => ctx.orders.record((req.params as { id: string }).id),
   );
 
   app.post(
@@ -149,7 +162,7 @@ export function orderRoutes(app: FastifyInstance, ctx: EngineContext): void {
         tags: TAG,
         summary: 'Look up 1 to 500 orders; always 207 with one entry per request entry',
         body: LookupBodySchema,
-        response: { 207: LookupResponseSchema },
+        response: { 207: compat ? PublicLookupResponseSchema : LookupResponseSchema },
       },
     },
     async (req, reply) => reply.code(207).send(ctx.orders.lookup(req.body as Array<{ orderId?: string }>)),
@@ -157,7 +170,7 @@ export function orderRoutes(app: FastifyInstance, ctx: EngineContext): void {
 
   app.get(
     '/data/orders',
-    { ...l2, schema: { tags: TAG, security: SECURITY, summary: "The caller's resting orders, paged by next_cursor", querystring: OpenOrdersQuery, response: { 200: OpenOrdersPageSchema } } },
+    { ...l2, schema: { tags: TAG, security: SECURITY, summary: "The caller's resting orders, paged by next_cursor", querystring: OpenOrdersQuery, response: { 200: compat ? PublicOpenOrdersPageSchema : OpenOrdersPageSchema } } },
     async (req) => ctx.orders.listOpen(identityOf(req), req.query as { id?: string; market?: string; asset_id?: string; next_cursor?: string }),
   );
 

@@ -48,6 +48,7 @@ export const L2HeadersSchema = Type.Object(
 
 export const ApiCredentialsSchema = Type.Object(
   {
+    apiKey: Type.String({ format: 'uuid', description: 'The same key under the public clients\' name (they read `apiKey`)' }),
     key: Type.String({ format: 'uuid', description: 'UUID v4, sent as SERVICE_API_KEY' }),
     secret: Type.String({ description: 'URL-safe base64 of 32 bytes with "=" padding; the HMAC key of L2 signatures. Returned once.' }),
     passphrase: Type.String({ pattern: '^[0-9a-f]{64}$', description: '64 hex characters, sent as SERVICE_PASSPHRASE. Returned once.' }),

@@ -149,7 +149,7 @@ export const TradesQuery = Type.Object({
   next_cursor: Type.Optional(Type.String({ maxLength: 40 })),
 });
 
-const pageOf = (item: TSchema, description: string) =>
+export const pageOf = (item: TSchema, description: string) =>
   Type.Object({
     limit: Type.Integer(),
     count: Type.Integer(),

@@ -19,6 +19,8 @@ export interface Identity {
 }
 
 export interface ApiCredentials {
+  /** The public clients' spelling of `key` (decisions §6); both are sent in every profile. */
+  apiKey: string;
   key: string;
   secret: string;
   passphrase: string;
@@ -45,6 +47,15 @@ interface AddressState {
   hasKeys: boolean;
 }
 
+interface VerifiedL1 {
+  address: Address;
+  nonce: bigint;
+  timestamp: number;
+  /** Normalised: v as 27/28, lower-case hex. */
+  l1Signature: string;
+  referral: string | null;
+}
+
 const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
 const SECONDS_RE = /^\d{1,15}$/;
 const UINT_RE = /^\d{1,78}$/;
@@ -62,6 +73,8 @@ export class AuthService {
   private readonly addresses = new Map<string, AddressState>();
   /** L1 signatures accepted but not yet committed (the UNIQUE column covers committed ones). */
   private readonly pendingSignatures = new Set<string>();
+  /** L1 signatures that returned an existing key (signature → its timestamp). */
+  private readonly spentSignatures = new Map<string, number>();
 
   constructor(private readonly ctx: EngineContext) {
     this.repo = new AuthRepo(ctx.db);
@@ -82,7 +95,12 @@ export class AuthService {
       level === 'L1'
         ? 'POST /auth/api-key needs L1 headers SERVICE_ADDRESS, SERVICE_SIGNATURE (EIP-712 ClobAuth signature), SERVICE_TIMESTAMP and SERVICE_NONCE.'
         : 'This route needs L2 headers SERVICE_ADDRESS, SERVICE_SIGNATURE (HMAC), SERVICE_TIMESTAMP, SERVICE_API_KEY and SERVICE_PASSPHRASE; create credentials with POST /auth/api-key.';
-    throw new ApiError('missing_auth_headers', `Missing ${absent.map(headerLabel).join(', ')}. ${how}`, {
+    // A stock public client sends POLY_* headers, which only the polymarket profile reads: say so.
+    const polyHint =
+      !this.compat && Object.keys(headers).some((h) => h.toLowerCase().startsWith('poly_'))
+        ? ' POLY_* headers were sent: they are read only when the exchange runs with --profile polymarket (chain id 137), the profile for unmodified public clients (docs/bots.md).'
+        : '';
+    throw new ApiError('missing_auth_headers', `Missing ${absent.map(headerLabel).join(', ')}. ${how}${polyHint}`, {
       details: { missing: absent.map(headerLabel) },
     });
   }
@@ -119,8 +137,51 @@ export class AuthService {
   // L1: key creation
   // -------------------------------------------------------------------------------------------
 
-  /** POST /auth/api-key: verifies the L1 headers, issues a key, and returns its credentials once. */
+  /**
+   * POST /auth/api-key: verifies the L1 headers, issues a key, and returns its credentials. In the
+   * compatibility profile the nonce is a key slot: a live key of (address, nonce) is returned again.
+   */
   async createApiKey(headers: HeaderBag): Promise<ApiCredentials> {
+    const l1 = this.verifyL1(headers);
+    if (this.compat) {
+      const existing = this.repo.liveKeyForNonce(l1.address, l1.nonce.toString());
+      if (existing) return this.answerFromSlot(existing, l1);
+    }
+    return this.issueKey(l1);
+  }
+
+  /** GET /auth/derive-api-key (L1): the live key of (address, nonce), re-derived; its signature is spent. */
+  deriveApiKey(headers: HeaderBag): ApiCredentials {
+    const l1 = this.verifyL1(headers);
+    const existing = this.repo.liveKeyForNonce(l1.address, l1.nonce.toString());
+    if (!existing) {
+      throw new ApiError(
+        'unknown_api_key',
+        `${l1.address} has no live API key created with nonce ${l1.nonce}. Create one with POST /auth/api-key (same nonce), or derive with the nonce you created it with.`,
+        { details: { address: l1.address, nonce: l1.nonce.toString() } },
+      );
+    }
+    return this.answerFromSlot(existing, l1);
+  }
+
+  private answerFromSlot(record: ApiKeyRecord, l1: VerifiedL1): ApiCredentials {
+    this.spendSignature(l1);
+    const creds = deriveCredentials(this.ctx.secrets.masterKey, record);
+    return { apiKey: record.apiKey, key: record.apiKey, secret: creds.secret, passphrase: creds.passphrase };
+  }
+
+  /**
+   * A signature that returns an existing key is spent in memory only: it is useless once outside the
+   * timestamp window, so entries older than the window are dropped.
+   */
+  private spendSignature(l1: VerifiedL1): void {
+    const oldest = this.nowSeconds() - this.ctx.config.authWindowSeconds;
+    for (const [sig, ts] of this.spentSignatures) if (ts < oldest) this.spentSignatures.delete(sig);
+    this.spentSignatures.set(l1.l1Signature, l1.timestamp);
+  }
+
+  /** Checks the L1 headers and signature, and that the signature was not used before. */
+  private verifyL1(headers: HeaderBag): VerifiedL1 {
     this.missing(headers, L1_HEADERS, 'L1');
     const addressText = readAuthHeader(headers, 'ADDRESS', this.compat)!;
     const signatureText = readAuthHeader(headers, 'SIGNATURE', this.compat)!;
@@ -177,11 +238,17 @@ export class AuthService {
 
     // Normalised so the same signature with v as 0/1 or in other hex casing counts as the same one.
     const l1Signature = '0x' + Buffer.from(parsed.rs).toString('hex') + (parsed.recid === 0 ? '1b' : '1c');
-    if (this.pendingSignatures.has(l1Signature) || this.repo.signatureUsed(l1Signature)) {
-      throw new ApiError('nonce_reused', 'This L1 signature was already used to create a key. Sign a new ClobAuth message (current timestamp, same or higher nonce).');
+    if (this.pendingSignatures.has(l1Signature) || this.spentSignatures.has(l1Signature) || this.repo.signatureUsed(l1Signature)) {
+      throw new ApiError('nonce_reused', 'This L1 signature was already used. Sign a new ClobAuth message (current timestamp, same or higher nonce).');
     }
+    return { address, nonce, timestamp, l1Signature, referral };
+  }
+
+  private async issueKey(l1: VerifiedL1): Promise<ApiCredentials> {
+    const { address, nonce, timestamp, l1Signature, referral } = l1;
     const state = this.addressState(address);
-    if (state.highestNonce !== undefined && nonce < state.highestNonce) {
+    // The nonce is a replay floor in the default profile and a key slot in the compatibility profile.
+    if (!this.compat && state.highestNonce !== undefined && nonce < state.highestNonce) {
       throw new ApiError(
         'nonce_reused',
         `SERVICE_NONCE ${nonce} is below ${state.highestNonce}, the highest nonce accepted for ${address}. Sign with a nonce of at least ${state.highestNonce}.`,
@@ -224,7 +291,7 @@ export class AuthService {
       revoked: false,
     });
     if (firstKey) await this.ctx.orders.creditCollateral(address, this.ctx.config.initialCollateral, 'welcome');
-    return { key: record.apiKey, secret: creds.secret, passphrase: creds.passphrase };
+    return { apiKey: record.apiKey, key: record.apiKey, secret: creds.secret, passphrase: creds.passphrase };
   }
 
   // -------------------------------------------------------------------------------------------

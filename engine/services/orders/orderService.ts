@@ -5,6 +5,7 @@ import { formatUnits, ONE } from '../../protocol/amounts.js';
 import type { Address, PostOrderBody } from '../../protocol/eip712.js';
 import { ApiError } from '../../protocol/errors.js';
 import { UlidFactory, normalizeUlid } from '../../protocol/ulid.js';
+import { toPublicOrderRecord, toPublicPlacement, withOrderHashes, type PublicOrderRecord, type PublicPlacement } from './publicOrderRecord.js';
 import { deriveProxyWalletAddress, deriveSafeAddress } from '../../protocol/walletAddresses.js';
 import { BalanceRepo, COLLATERAL, type LedgerEntry } from '../../store/balanceRepo.js';
 import { OrderRepo, type OrderRow, type OrderSide } from '../../store/orderRepo.js';
@@ -43,7 +44,7 @@ export interface CancelResult {
 export interface LookupEntry {
   order_id: string;
   status: 200 | 400 | 404 | 500;
-  order?: OrderRecord;
+  order?: OrderRecord | PublicOrderRecord;
   error?: string;
   message?: string;
 }
@@ -511,13 +512,13 @@ export class OrderService {
     const now = this.ctx.clock.nowMs();
     const seen = new Set<string>();
     for (const raw of ids) {
-      const id = normalizeUlid(String(raw));
+      const id = this.resolveId(String(raw));
       if (seen.has(id)) continue;
       seen.add(id);
       const o = this.live.get(id);
       if (o && o.owner === identity.address.toLowerCase()) {
         ops.push(this.cancelLive(o, 'cancelled by owner', now));
-        result.canceled.push(o.id);
+        result.canceled.push(this.answerId(o));
         continue;
       }
       result.not_canceled[String(raw)] = this.whyNotCancelable(id, identity);
@@ -581,7 +582,7 @@ export class OrderService {
     const owner = identity.address.toLowerCase();
     const victims = [...this.live.values()].filter((o) => o.owner === owner && pick(o));
     await this.commitOps(victims.map((o) => this.cancelLive(o, reason, now)));
-    return { canceled: victims.map((o) => o.id), not_canceled: {} };
+    return { canceled: victims.map((o) => this.answerId(o)), not_canceled: {} };
   }
 
   /** Takes an order off its book and releases its reservation in memory; returns the row update. */
@@ -622,10 +623,49 @@ export class OrderService {
 
   /** GET /data/order/{id}: the order record, or 404 order_not_found. Ids are case-insensitive. */
   get(id: string): OrderRecord {
-    const key = normalizeUlid(String(id));
-    const row = this.live.get(key) ?? this.orderRepo.get(key);
-    if (!row) throw new ApiError('order_not_found', `No order has id ${String(id).slice(0, 80)}. Order ids are the ULIDs returned as order_id by POST /order.`);
+    const row = this.rowById(id);
     return toOrderRecord(row, this.tradeRepo.idsForOrder(row.id));
+  }
+
+  /** GET /data/order/{id} in the profile's shape: the public open-order record in the polymarket profile. */
+  record(id: string): OrderRecord | PublicOrderRecord {
+    return this.recordOf(this.rowById(id));
+  }
+
+  private rowById(id: string): OrderRow {
+    const key = this.resolveId(String(id));
+    const row = this.live.get(key) ?? this.orderRepo.get(key);
+    if (!row) throw new ApiError('order_not_found', `No order has id ${String(id).slice(0, 80)}. Order ids are the ULIDs returned as order_id by POST /order, or the 0x order hashes.`);
+    return row;
+  }
+
+  /** An order id as given: a ULID (any case) or the order's 0x EIP-712 hash (decisions §6), as its ULID. */
+  private resolveId(raw: string): string {
+    if (/^0x[0-9a-fA-F]{64}$/.test(raw)) return this.duplicateKeys().get('d:' + raw.toLowerCase()) ?? raw;
+    return normalizeUlid(raw);
+  }
+
+  /** A trade in the profile's shape: orders named by their hashes in the polymarket profile. */
+  private tradeOf(t: TradeRecord): TradeRecord {
+    if (this.ctx.config.profile !== 'polymarket') return t;
+    return withOrderHashes(t, (id) => (this.live.get(id) ?? this.orderRepo.get(id))?.digest ?? id);
+  }
+
+  /** An order's id in answers: its 0x hash in the polymarket profile, else its ULID. */
+  private answerId(o: OrderRow): string {
+    return this.ctx.config.profile === 'polymarket' ? o.digest : o.id;
+  }
+
+  /** The record in the profile's shape: the public open-order shape in the polymarket profile. */
+  private recordOf(row: OrderRow): OrderRecord | PublicOrderRecord {
+    const trades = this.tradeRepo.idsForOrder(row.id);
+    return this.ctx.config.profile === 'polymarket' ? toPublicOrderRecord(row, trades, this.outcomesOf(row.conditionId)) : toOrderRecord(row, trades);
+  }
+
+  /** POST /order's answer in the polymarket profile: the public fields beside the snake_case ones. */
+  publicPlacement(r: PlacementResult): PublicPlacement {
+    const row = r.order_id === null ? undefined : (this.live.get(r.order_id) ?? this.orderRepo.get(r.order_id));
+    return toPublicPlacement(r, row, row ? this.tradeRepo.takenBy(row.id) : []);
   }
 
   /** Batch lookup: one entry per request entry, in order (the route always answers 207). */
@@ -639,7 +679,7 @@ export class OrderService {
       const orderId = typeof e?.orderId === 'string' ? e.orderId : '';
       if (orderId.trim() === '') return { order_id: orderId, status: 400, error: 'order_id_cannot_be_empty' };
       try {
-        return { order_id: orderId, status: 200, order: this.get(orderId) };
+        return { order_id: orderId, status: 200, order: this.record(orderId) };
       } catch (err) {
         if (err instanceof ApiError && err.code === 'order_not_found') return { order_id: orderId, status: 404, error: 'order_not_found' };
         return { order_id: orderId, status: 500, error: 'internal_error', message: (err as Error).message };
@@ -648,12 +688,12 @@ export class OrderService {
   }
 
   /** GET /data/orders: the caller's resting orders, oldest first, paged. */
-  listOpen(identity: OrderIdentity, q: { id?: string; market?: string; asset_id?: string; next_cursor?: string }): Page<OrderRecord> {
+  listOpen(identity: OrderIdentity, q: { id?: string; market?: string; asset_id?: string; next_cursor?: string }): Page<OrderRecord | PublicOrderRecord> {
     const offset = decodeCursor(q.next_cursor);
     const { rows, total } = this.orderRepo.listLive(
       {
         owner: identity.address.toLowerCase(),
-        id: q.id ? normalizeUlid(q.id) : undefined,
+        id: q.id ? this.resolveId(q.id) : undefined,
         conditionId: q.market ? q.market.toLowerCase() : undefined,
         tokenId: q.asset_id ? canonicalTokenId(q.asset_id) : undefined,
       },
@@ -661,7 +701,7 @@ export class OrderService {
       offset,
     );
     return pageOf(
-      rows.map((r) => toOrderRecord(r, this.tradeRepo.idsForOrder(r.id))),
+      rows.map((r) => this.recordOf(r)),
       offset,
       PAGE_LIMIT,
       total,
@@ -689,7 +729,7 @@ export class OrderService {
       offset,
     );
     return pageOf(
-      rows.map((t) => toTradeRecord(t, this.outcomesOf(t.conditionId), owner)),
+      rows.map((t) => this.tradeOf(toTradeRecord(t, this.outcomesOf(t.conditionId), owner))),
       offset,
       PAGE_LIMIT,
       total,
