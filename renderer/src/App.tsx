@@ -15,6 +15,7 @@ import { RelayerPanel } from './panels/RelayerPanel.js';
 import { AdminPanel } from './panels/AdminPanel.js';
 import { ErrorLine } from './components/ErrorLine.js';
 import { baseUnitsToDisplay, shortAddress } from './format.js';
+import { PriceChart } from './chart/PriceChart.js';
 
 const TABS: { id: BottomTab; label: string; key: string }[] = [
   { id: 'orders', label: 'Open orders', key: '1' },
@@ -46,6 +47,7 @@ export function App() {
       <MarketsPanel />
       <main className="center">
         <MarketHeader />
+        <PriceChart />
         <div className="book-tape">
           <OrderBookPanel />
           <TapePanel />
