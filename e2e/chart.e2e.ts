@@ -33,7 +33,7 @@ test('the chart renders history, then a new trade arrives live, and the crosshai
   // The library's own attribution link is on the chart (licence requirement), plus the footer credit.
   assert.ok((await a.page.locator('[data-testid="price-chart"] a[href*="tradingview.com"]').count()) >= 1);
 
-  // A fresh page load draws the same history from /prices-history alone.
+  // A fresh page load draws it again (history from /prices-history, newer trades from the tape).
   await a.page.reload();
   await selectMarket(a.page, question, 0);
   await eventually('history after reload', async () => (await chart.getAttribute('data-last')) === '0.4');

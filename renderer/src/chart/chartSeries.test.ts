@@ -10,7 +10,7 @@ test('every range button maps to an interval the prices-history route accepts', 
   assert.equal(RANGES.ALL.seconds, undefined);
 });
 
-test('live trades newer than the last history bucket are appended in time order', () => {
+test('history buckets before the tape come first, then the tape\'s trades in time order', () => {
   const s = buildSeries(
     [
       { t: NOW - 120, p: 0.4 },
@@ -19,17 +19,32 @@ test('live trades newer than the last history bucket are appended in time order'
     [
       { match_time: String(NOW - 5), price: '0.52' },
       { match_time: String(NOW - 30), price: '0.5' },
-      { match_time: String(NOW - 90), price: '0.41' },
     ],
     '1H',
     NOW,
   );
+  // The NOW-60 bucket overlaps the tape (it starts 30 s before the oldest trade): the trades replace it.
   assert.deepEqual(s, [
     { time: NOW - 120, value: 0.4 },
-    { time: NOW - 60, value: 0.45 },
     { time: NOW - 30, value: 0.5 },
     { time: NOW - 5, value: 0.52 },
   ]);
+});
+
+test('an hour bucket stamped at its start never draws its last price ahead of the trades that made it', () => {
+  const hour = NOW - (NOW % 3600);
+  const s = buildSeries([{ t: hour, p: 0.45 }], [
+    { match_time: String(hour + 620), price: '0.45' },
+    { match_time: String(hour + 616), price: '0.4' },
+  ], 'ALL', hour + 700);
+  assert.deepEqual(s, [
+    { time: hour + 616, value: 0.4 },
+    { time: hour + 620, value: 0.45 },
+  ]);
+});
+
+test('with no trades on the tape the history alone is drawn', () => {
+  assert.deepEqual(buildSeries([{ t: NOW - 60, p: 0.3 }], [], '1H', NOW), [{ time: NOW - 60, value: 0.3 }]);
 });
 
 test('two trades in the same second keep the newest one (the tape lists newest first)', () => {

@@ -39,24 +39,23 @@ export interface LiveTrade {
 }
 
 /**
- * History buckets followed by the live trades newer than the last bucket, inside the range window,
+ * History buckets up to where the tape's trades begin, then those trades, inside the range window,
  * ascending with one point per second (the last trade of a second wins), as lightweight-charts requires.
+ * A bucket is stamped at its start with its last price, so a bucket overlapping the tape would draw
+ * that price before the trades that made it: such buckets give way to the trades themselves.
  */
 export function buildSeries(history: ReadonlyArray<{ t: number; p: number }>, trades: readonly LiveTrade[], range: ChartRange, nowSec: number): ChartPoint[] {
   const spec = RANGES[range];
   const from = spec.seconds === undefined ? -Infinity : nowSec - spec.seconds;
-  const byTime = new Map<number, number>();
-  for (const h of history) if (Number.isFinite(h.t) && Number.isFinite(h.p)) byTime.set(h.t, h.p);
-  const lastBucket = history.reduce((m, h) => Math.max(m, h.t), -Infinity);
   const live = trades
     .map((t) => ({ time: Number(t.match_time), value: Number(t.price) }))
-    .filter((t) => Number.isInteger(t.time) && Number.isFinite(t.value) && t.time > lastBucket && t.time >= from)
+    .filter((t) => Number.isInteger(t.time) && Number.isFinite(t.value) && t.time >= from)
     .sort((a, b) => a.time - b.time);
+  const tapeStart = live.length > 0 ? live[0]!.time : Infinity;
+  const byTime = new Map<number, number>();
+  for (const h of history) if (Number.isFinite(h.t) && Number.isFinite(h.p) && h.t + spec.fidelity * 60 <= tapeStart) byTime.set(h.t, h.p);
   for (const t of live) byTime.set(t.time, t.value);
-  return [...byTime.entries()]
-    .filter(([time]) => time >= from || spec.seconds === undefined)
-    .sort((a, b) => a[0] - b[0])
-    .map(([time, value]) => ({ time, value }));
+  return [...byTime.entries()].sort((a, b) => a[0] - b[0]).map(([time, value]) => ({ time, value }));
 }
 
 /** Change from the first to the last point, for the chart's header. */
