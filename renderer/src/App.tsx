@@ -16,6 +16,7 @@ import { AdminPanel } from './panels/AdminPanel.js';
 import { ErrorLine } from './components/ErrorLine.js';
 import { baseUnitsToDisplay, shortAddress } from './format.js';
 import { PriceChart } from './chart/PriceChart.js';
+import { PaperBanner } from './paper/PaperBanner.js';
 
 const TABS: { id: BottomTab; label: string; key: string }[] = [
   { id: 'orders', label: 'Open orders', key: '1' },
@@ -44,6 +45,7 @@ export function App() {
   return (
     <div className="terminal">
       <TopBar />
+      <PaperBanner />
       <MarketsPanel />
       <main className="center">
         <MarketHeader />

@@ -4,6 +4,7 @@ import { m003 } from './003_markets.js';
 import { m004 } from './004_orders.js';
 import { m005 } from './005_relayer.js';
 import { m006 } from './006_orders_without_random_keys.js';
+import { m010 } from './010_paper_sessions.js';
 
 export interface Migration {
   readonly version: number;
@@ -12,4 +13,4 @@ export interface Migration {
 }
 
 /** Every schema change, in order. A migration, once released, is never edited: add the next number. */
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006].filter((m) => m.sql.trim() !== '');
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m010].filter((m) => m.sql.trim() !== '');
