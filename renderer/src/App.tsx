@@ -17,6 +17,7 @@ import { ErrorLine } from './components/ErrorLine.js';
 import { baseUnitsToDisplay, shortAddress } from './format.js';
 import { PriceChart } from './chart/PriceChart.js';
 import { PaperBanner } from './paper/PaperBanner.js';
+import { AccountViews } from './account/AccountViews.js';
 
 const TABS: { id: BottomTab; label: string; key: string }[] = [
   { id: 'orders', label: 'Open orders', key: '1' },
@@ -59,6 +60,7 @@ export function App() {
         <WalletPanel />
         <OrderTicket />
         <ApiKeysPanel />
+        <AccountViews />
       </aside>
       <section className="bottom panel" data-testid="bottom-tabs">
         <nav className="tabs" role="tablist">
