@@ -18,6 +18,7 @@ import { baseUnitsToDisplay, shortAddress } from './format.js';
 import { PriceChart } from './chart/PriceChart.js';
 import { PaperBanner } from './paper/PaperBanner.js';
 import { AccountViews } from './account/AccountViews.js';
+import { Onboarding } from './onboarding/Onboarding.js';
 
 const TABS: { id: BottomTab; label: string; key: string }[] = [
   { id: 'orders', label: 'Open orders', key: '1' },
@@ -47,6 +48,7 @@ export function App() {
     <div className="terminal">
       <TopBar />
       <PaperBanner />
+      <Onboarding />
       <MarketsPanel />
       <main className="center">
         <MarketHeader />
