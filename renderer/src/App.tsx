@@ -19,6 +19,7 @@ import { PriceChart } from './chart/PriceChart.js';
 import { PaperBanner } from './paper/PaperBanner.js';
 import { AccountViews } from './account/AccountViews.js';
 import { Onboarding } from './onboarding/Onboarding.js';
+import { KeysPanel } from './keys/KeysPanel.js';
 
 const TABS: { id: BottomTab; label: string; key: string }[] = [
   { id: 'orders', label: 'Open orders', key: '1' },
@@ -63,6 +64,7 @@ export function App() {
         <OrderTicket />
         <ApiKeysPanel />
         <AccountViews />
+        <KeysPanel />
       </aside>
       <section className="bottom panel" data-testid="bottom-tabs">
         <nav className="tabs" role="tablist">
