@@ -20,6 +20,7 @@ import { PaperBanner } from './paper/PaperBanner.js';
 import { AccountViews } from './account/AccountViews.js';
 import { Onboarding } from './onboarding/Onboarding.js';
 import { KeysPanel } from './keys/KeysPanel.js';
+import { InitializeTrading } from './relayer/InitializeTrading.js';
 
 const TABS: { id: BottomTab; label: string; key: string }[] = [
   { id: 'orders', label: 'Open orders', key: '1' },
@@ -65,6 +66,7 @@ export function App() {
         <ApiKeysPanel />
         <AccountViews />
         <KeysPanel />
+        <InitializeTrading />
       </aside>
       <section className="bottom panel" data-testid="bottom-tabs">
         <nav className="tabs" role="tablist">
