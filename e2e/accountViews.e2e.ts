@@ -6,7 +6,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
-import { eventually, onboardTrader, placeLimit, selectMarket, startJourney, type Journey } from './journeyHarness.js';
+import { eventually, onboardTrader, placeLimit, startJourney, type Journey } from './journeyHarness.js';
+import { crossAtPrice } from './crossAtPrice.js';
 
 let j: Journey;
 before(async () => {
@@ -29,12 +30,7 @@ test('positions, trade explainer, activity, balance split, CSV export and redeem
   await onboardTrader(a.page);
   await onboardTrader(b.page);
 
-  await selectMarket(a.page, question, 0);
-  const rest = await placeLimit(a.page, { side: 'BUY', price: '0.4', size: '10' });
-  assert.equal(rest.status, 'live');
-  await selectMarket(b.page, question, 1);
-  await eventually('A’s bid as a No ask', async () => (await b.page.locator('[data-testid="book-ask-row"][data-price="0.6"]').count()) === 1);
-  assert.equal((await placeLimit(b.page, { side: 'BUY', price: '0.6', size: '10' })).status, 'matched');
+  await crossAtPrice(a.page, b.page, question, '0.4');
   // A rests a second bid: 20 × 0.10 = 2 USDC reserved.
   assert.equal((await placeLimit(a.page, { side: 'BUY', price: '0.1', size: '20' })).status, 'live');
 

@@ -2,7 +2,8 @@
 // from the tape, switches range, and shows a crosshair readout under the pointer.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, onboardTrader, placeLimit, selectMarket, startJourney, type Journey } from './journeyHarness.js';
+import { eventually, onboardTrader, selectMarket, startJourney, type Journey } from './journeyHarness.js';
+import { crossAtPrice } from './crossAtPrice.js';
 
 let j: Journey;
 before(async () => {
@@ -21,11 +22,7 @@ test('the chart renders history, then a new trade arrives live, and the crosshai
   await onboardTrader(b.page);
 
   // First trade: A bids Yes 0.40, B buys No at 0.60 (a mint at Yes 0.40).
-  await selectMarket(a.page, question, 0);
-  await placeLimit(a.page, { side: 'BUY', price: '0.4', size: '10' });
-  await selectMarket(b.page, question, 1);
-  await eventually('A’s bid as a No ask', async () => (await b.page.locator('[data-testid="book-ask-row"][data-price="0.6"]').count()) === 1);
-  assert.equal((await placeLimit(b.page, { side: 'BUY', price: '0.6', size: '10' })).status, 'matched');
+  await crossAtPrice(a.page, b.page, question, '0.4');
 
   const chart = a.page.getByTestId('price-chart');
   await eventually('the first point', async () => (await chart.getAttribute('data-points')) === '1');
@@ -40,9 +37,7 @@ test('the chart renders history, then a new trade arrives live, and the crosshai
 
   // A second trade at 0.45, a second or more later, appears live.
   await new Promise((r) => setTimeout(r, 1100));
-  await placeLimit(a.page, { side: 'BUY', price: '0.45', size: '10' });
-  await eventually('A’s 0.45 bid as a No ask', async () => (await b.page.locator('[data-testid="book-ask-row"][data-price="0.55"]').count()) === 1);
-  assert.equal((await placeLimit(b.page, { side: 'BUY', price: '0.55', size: '10' })).status, 'matched');
+  await crossAtPrice(a.page, b.page, question, '0.45');
   await eventually('the live trade on the chart', async () => (await chart.getAttribute('data-last')) === '0.45');
   assert.ok(Number(await chart.getAttribute('data-points')) >= 1);
 

@@ -19,7 +19,8 @@ const SECOND_KEY = '59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78
 const SECOND = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
 test('import by mnemonic and private key, switch wallets, lock and unlock the keys at rest', async () => {
-  const { page } = await j.newTrader();
+  const { context, page } = await j.newTrader();
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.getByTestId('onboarding-skip').click();
   const panel = page.getByTestId('keys-panel');
   await panel.getByTestId('keys-import').locator('summary').click();
@@ -41,7 +42,24 @@ test('import by mnemonic and private key, switch wallets, lock and unlock the ke
   await wallets.first().click();
   assert.equal(await page.getByTestId('wallet-address').getAttribute('data-address'), FIRST);
   assert.match(await panel.getByTestId('keys-identity').innerText(), /Signer[\s\S]*Funder[\s\S]*0 · EOA/);
+
+  // A new API key: its secret is shown once with a copy button, then hidden for good; keys take labels.
+  await panel.getByTestId('keys-api-create').click();
+  const secret = await panel.getByTestId('keys-secret-value').innerText();
+  assert.ok(secret.length > 20);
+  await panel.getByTestId('keys-secret-copy').click();
+  await panel.getByTestId('keys-secret-copy').getByText('Copied').waitFor();
+  const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as { key: string; secret: string; passphrase: string };
+  assert.equal(copied.secret, secret);
   await j.screenshot(page, 'keys-wallets');
+  await panel.getByTestId('keys-secret-hide').click();
+  assert.equal(await panel.getByTestId('keys-fresh-secret').count(), 0);
+  const keyRow = panel.locator(`[data-testid="keys-api-row"][data-key="${copied.key}"]`);
+  await keyRow.getByTestId('keys-api-label').fill('market maker bot');
+  await page.reload();
+  await panel.getByTestId('keys-api-row').first().waitFor();
+  assert.equal(await keyRow.getByTestId('keys-api-label').inputValue(), 'market maker bot');
+  assert.equal(await panel.getByTestId('keys-fresh-secret').count(), 0, 'the secret is not shown again');
 
   await panel.getByTestId('keys-passphrase').fill('correct horse battery');
   await panel.getByTestId('keys-lock').click();

@@ -3,7 +3,8 @@
 // positions, and finds the previous session archived with its trade and position.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, onboardTrader, placeLimit, selectMarket, startJourney, type Journey } from './journeyHarness.js';
+import { eventually, onboardTrader, placeLimit, startJourney, type Journey } from './journeyHarness.js';
+import { crossAtPrice } from './crossAtPrice.js';
 
 let j: Journey;
 before(async () => {
@@ -22,11 +23,7 @@ test('reset of the paper account: confirmation, starting balance restored, previ
   await onboardTrader(a.page);
   await onboardTrader(b.page);
 
-  await selectMarket(a.page, question, 0);
-  await placeLimit(a.page, { side: 'BUY', price: '0.4', size: '10' });
-  await selectMarket(b.page, question, 1);
-  await eventually('A’s bid as a No ask', async () => (await b.page.locator('[data-testid="book-ask-row"][data-price="0.6"]').count()) === 1);
-  assert.equal((await placeLimit(b.page, { side: 'BUY', price: '0.6', size: '10' })).status, 'matched');
+  await crossAtPrice(a.page, b.page, question, '0.4');
   assert.equal((await placeLimit(a.page, { side: 'BUY', price: '0.1', size: '20' })).status, 'live');
   await eventually('A’s reduced balance', async () => /9,996/.test(await a.page.getByTestId('wallet-balance').innerText()));
 

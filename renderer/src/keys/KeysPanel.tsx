@@ -4,6 +4,7 @@ import { shortAddress } from '../format.js';
 import { useWallets } from '../wallets/walletStore.js';
 import { seal, unseal, type SealedBlob } from './keyVault.js';
 import { importSecret } from './secretImport.js';
+import { ApiKeyLabels } from './ApiKeyLabels.js';
 
 const VAULT_KEY = 'sandbox-terminal.vault';
 
@@ -106,6 +107,7 @@ export function KeysPanel() {
             <dd data-testid="keys-sigtype">0 · EOA: the wallet signs and funds its own orders</dd>
           </dl>
         ) : null}
+        <ApiKeyLabels />
         <details data-testid="keys-import">
           <summary>Import a private key or mnemonic</summary>
           <textarea aria-label="Private key or mnemonic" data-testid="keys-secret" rows={2} value={secret} onChange={(e) => setSecret(e.target.value)} placeholder="0x… private key, or 12–24 words" />
