@@ -5,6 +5,7 @@ import { useWallets } from '../wallets/walletStore.js';
 import { seal, unseal, type SealedBlob } from './keyVault.js';
 import { importSecret } from './secretImport.js';
 import { ApiKeyLabels } from './ApiKeyLabels.js';
+import './keys.css';
 
 const VAULT_KEY = 'sandbox-terminal.vault';
 
