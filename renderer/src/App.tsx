@@ -22,6 +22,12 @@ import { AdminPanel } from './panels/AdminPanel.js';
 import { ErrorLine } from './components/ErrorLine.js';
 import { StreamIndicator } from './streams/StreamIndicator.js';
 import { baseUnitsToDisplay, shortAddress } from './format.js';
+import { PriceChart } from './chart/PriceChart.js';
+import { PaperBanner } from './paper/PaperBanner.js';
+import { AccountViews } from './account/AccountViews.js';
+import { Onboarding } from './onboarding/Onboarding.js';
+import { KeysPanel } from './keys/KeysPanel.js';
+import { InitializeTrading } from './relayer/InitializeTrading.js';
 
 const TABS: { id: BottomTab; label: string; key: string }[] = [
   { id: 'orders', label: 'Open orders', key: '1' },
@@ -54,15 +60,16 @@ export function App() {
   return (
     <div className={`terminal${cvdSafe ? ' cvd-safe' : ''}`}>
       <TopBar />
-      {/* Slot "banner": h14b's paper-mode banner mounts here (a full-width row above the panes). */}
-      <div className="slot-banner" data-slot="banner" />
+      <PaperBanner />
+      <Onboarding />
       <MarketsPanel />
       <Group orientation="vertical" className="main-split" data-testid="main-split" defaultLayout={split.defaultLayout} onLayoutChanged={split.onLayoutChanged}>
       <Panel id="center" minSize="30%" defaultSize="68%">
       <main className="center">
         <MarketHeader />
-        {/* Slot "chart": h14b's price chart mounts here, between the header and the book. */}
-        <div className="slot-chart" data-slot="chart" />
+        <div className="slot-chart" data-slot="chart">
+          <PriceChart />
+        </div>
         <div className="book-tape">
           <OrderBookPanel />
           <TapePanel />
@@ -96,6 +103,9 @@ export function App() {
         <WalletPanel />
         <OrderTicket />
         <ApiKeysPanel />
+        <AccountViews />
+        <KeysPanel />
+        <InitializeTrading />
       </aside>
       <StatusBar />
       <ShortcutHelp />

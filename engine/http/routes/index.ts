@@ -7,6 +7,7 @@ import { dataApiRoutes } from './dataApiRoutes.js';
 import { marketDataRoutes } from './marketDataRoutes.js';
 import { openapiRoutes } from './openapiRoutes.js';
 import { orderRoutes } from './orderRoutes.js';
+import { paperRoutes } from './paperRoutes.js';
 import { relayerRoutes } from './relayerRoutes.js';
 import { rendererRoutes } from './rendererRoutes.js';
 import { simRoutes } from './simRoutes.js';
@@ -29,6 +30,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: EngineContext): 
     simRoutes(trading, ctx);
     operatorBootstrapRoutes(trading, ctx);
     rpcProxyRoutes(trading, ctx);
+    paperRoutes(trading, ctx);
   });
   await app.register(async (relayer) => relayerRoutes(relayer, ctx), { prefix: RELAYER_PREFIX });
   await app.register(async (data) => dataApiRoutes(data, ctx), { prefix: DATA_PREFIX });

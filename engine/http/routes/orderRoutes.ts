@@ -32,7 +32,7 @@ const TAG = ['orders'];
 const SECURITY = [{ l2: [] }];
 
 /** The caller set by the L2 guard. */
-function identityOf(req: FastifyRequest): OrderIdentity {
+export function identityOf(req: FastifyRequest): OrderIdentity {
   const id: OrderIdentity | undefined = req.identity;
   if (!id) throw new ApiError('missing_auth_headers', 'This route needs L2 authentication headers (SERVICE_ADDRESS, SERVICE_SIGNATURE, SERVICE_TIMESTAMP, SERVICE_API_KEY, SERVICE_PASSPHRASE).');
   return id;

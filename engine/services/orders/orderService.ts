@@ -747,6 +747,32 @@ export class OrderService {
     await this.writer.submit([{ kind: 'ledger', entry }]);
   }
 
+  /**
+   * Paper reset (services/paper): cancels the owner's open orders, sets its collateral to `collateral`
+   * and every share balance to zero, through the ledger like any other balance change. Each share row
+   * is priced by `exitPrice` (the position's average cost), so the reset itself books no PnL.
+   */
+  async resetPaperAccount(identity: OrderIdentity, collateral: bigint, exitPrice: (asset: string) => bigint, reason: string): Promise<{ cancelled: string[] }> {
+    const { canceled } = await this.cancelAll(identity);
+    const addr = identity.address.toLowerCase();
+    const now = this.ctx.clock.nowMs();
+    const entries: LedgerEntry[] = [];
+    for (const m of this.ctx.markets.list()) {
+      for (const h of this.sheet.holdings(addr, m.tokenIds)) {
+        const outcomeIndex = m.tokenIds.indexOf(h.asset);
+        this.sheet.add(addr, h.asset, -h.amount);
+        entries.push({ time: now, address: addr, asset: h.asset, delta: -h.amount, kind: 'credit', reason, conditionId: m.conditionId, outcomeIndex, side: h.amount > 0n ? 'SELL' : 'BUY', price: exitPrice(h.asset) });
+      }
+    }
+    const delta = collateral - this.sheet.balance(addr, COLLATERAL);
+    if (delta !== 0n) {
+      this.sheet.add(addr, COLLATERAL, delta);
+      entries.push({ time: now, address: addr, asset: COLLATERAL, delta, kind: 'credit', reason });
+    }
+    if (entries.length > 0) await this.writer.submit(entries.map((entry): OrderWrite => ({ kind: 'ledger', entry })));
+    return { cancelled: canceled };
+  }
+
   /** Balance, reservation and available amount in micro-units (for services and tests). */
   balanceOf(address: string, asset: string): { balance: bigint; reserved: bigint; available: bigint } {
     const a = address.toLowerCase();

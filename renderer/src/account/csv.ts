@@ -1,0 +1,48 @@
+/**
+ * CSV export of the account views (RFC 4180: comma separated, CRLF line ends, fields with a comma,
+ * quote or line break quoted with inner quotes doubled). Cells that a spreadsheet would run as a
+ * formula (=, +, -, @ first) are prefixed with an apostrophe unless they are plain numbers.
+ */
+import type { Position, TradeRecord } from '../api/types.js';
+
+export type Cell = string | number | boolean | null | undefined;
+
+const NUMBER = /^-?\d+(\.\d+)?$/;
+
+export function csvCell(v: Cell): string {
+  if (v === null || v === undefined) return '';
+  let s = String(v);
+  if (/^[=+\-@\t\r]/.test(s) && !NUMBER.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function toCsv(header: readonly string[], rows: readonly (readonly Cell[])[]): string {
+  return [header, ...rows].map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
+}
+
+export function positionsCsv(positions: readonly Position[]): string {
+  return toCsv(
+    ['market', 'outcome', 'asset', 'size', 'avg_price', 'mark', 'value', 'unrealized_pnl', 'realized_pnl', 'redeemable'],
+    positions.map((p) => [p.title, p.outcome, p.asset, p.size, p.avgPrice, p.curPrice, p.currentValue, p.cashPnl, p.realizedPnl, p.redeemable]),
+  );
+}
+
+/** One row per trade as the caller saw it: its role, and the maker orders the fill matched. */
+export function tradesCsv(trades: readonly TradeRecord[]): string {
+  return toCsv(
+    ['trade_id', 'time_utc', 'market', 'outcome', 'side', 'price', 'size', 'role', 'fee_rate_bps', 'matched_orders', 'transaction_hash'],
+    trades.map((t) => [
+      t.id,
+      new Date(Number(t.match_time) * 1000).toISOString(),
+      t.market,
+      t.outcome,
+      t.side,
+      t.price,
+      t.size,
+      t.trader_side,
+      t.fee_rate_bps,
+      t.maker_orders.map((m) => `${m.order_id}:${m.matched_amount}@${m.price}`).join(' '),
+      t.transaction_hash,
+    ]),
+  );
+}

@@ -1,0 +1,52 @@
+/**
+ * What a fill was, in words: which resting orders a taker order matched (or which of the caller's
+ * resting orders a taker hit), maker or taker, and the fee. Amounts stay decimal text.
+ */
+import { formatUnits } from '../../../engine/protocol/amounts.js';
+import type { TradeRecord } from '../api/types.js';
+import { toMicros } from '../format.js';
+
+export interface FillLeg {
+  orderId: string;
+  maker: string;
+  outcome: string;
+  side: string;
+  price: string;
+  size: string;
+  mine: boolean;
+}
+
+export interface FillExplanation {
+  role: 'maker' | 'taker';
+  legs: FillLeg[];
+  /** Fee in USDC (decimal text): size × price × fee rate. */
+  fee: string;
+  summary: string;
+}
+
+export function explainFill(t: TradeRecord, myAddress: string): FillExplanation {
+  const me = myAddress.toLowerCase();
+  const role = t.trader_side === 'MAKER' ? 'maker' : 'taker';
+  const legs = t.maker_orders.map((m) => ({
+    orderId: m.order_id,
+    maker: m.maker_address,
+    outcome: m.outcome,
+    side: m.side,
+    price: m.price,
+    size: m.matched_amount,
+    mine: m.maker_address.toLowerCase() === me,
+  }));
+  const bps = BigInt(/^\d+$/.test(t.fee_rate_bps) ? t.fee_rate_bps : '0');
+  const size = toMicros(t.size) ?? 0n;
+  const price = toMicros(t.price) ?? 0n;
+  const fee = formatUnits((size * price * bps) / (1_000_000n * 10_000n));
+  const kind = t.type === 'MINT' ? ' (a mint: both buyers paid into new shares)' : t.type === 'MERGE' ? ' (a merge: both sellers were paid out of the shares)' : '';
+  const summary =
+    role === 'taker'
+      ? `Your ${t.side} order took ${legs.length} resting order${legs.length === 1 ? '' : 's'}: ${legs.map((l) => `${l.size} @ ${l.price} ${l.outcome}`).join(', ')}${kind}. Fee ${fee} USDC.`
+      : `A ${t.side} taker order hit your resting order${legs.filter((l) => l.mine).length === 1 ? '' : 's'}: ${legs
+          .filter((l) => l.mine)
+          .map((l) => `${l.size} @ ${l.price} ${l.outcome}`)
+          .join(', ')}${kind}. Fee ${fee} USDC.`;
+  return { role, legs, fee, summary };
+}
