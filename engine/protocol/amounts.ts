@@ -42,6 +42,13 @@ export const UINT256_MAX = (1n << 256n) - 1n;
 /** Largest integer the matching core handles as a JS number (it works on safe integers for speed). */
 export const MAX_BOOK_UNITS = BigInt(Number.MAX_SAFE_INTEGER);
 
+/**
+ * Largest paper collateral one address may hold, in 6-dp units (10^12 collateral): balances are SQLite
+ * INTEGERs (signed 64-bit) and notionals multiply them, so the cap keeps every sum and product far
+ * from overflow. A faucet credit that would pass it is a 400 naming `amount` and this maximum.
+ */
+export const MAX_BALANCE_UNITS = 10n ** 18n;
+
 /** price × size / 1e6, rounded down: the collateral value of `size` shares at `price` (both 6-dp fixed point). */
 export function notional(price: bigint, size: bigint): bigint {
   return (price * size) / ONE;

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { formatUnits, parseUnits } from '../../protocol/amounts.js';
+import { formatUnits, MAX_BOOK_UNITS, parseUnits } from '../../protocol/amounts.js';
 import { ApiError } from '../../protocol/errors.js';
 import { CreateMarketBody, FeeRateBody, FaucetBody, FaucetResponse, PauseBody, PauseResponse, ResolveBody, ResolveParams, StatsResponse } from '../../protocol/schemas/admin.js';
 import { PublicMarketSchema } from '../../protocol/schemas/markets.js';
@@ -54,6 +54,9 @@ export function adminRoutes(app: FastifyInstance, ctx: EngineContext): void {
     const minOrderSize = parseUnits(b.minOrderSize);
     if (minOrderSize === undefined || minOrderSize === 0n) {
       throw new ApiError('invalid_field', `minOrderSize must be a positive decimal string of shares with at most 6 decimals, e.g. "5"; got ${JSON.stringify(b.minOrderSize)}.`, { details: { field: 'minOrderSize' } });
+    }
+    if (minOrderSize > MAX_BOOK_UNITS) {
+      throw new ApiError('invalid_field', `minOrderSize must be at most ${formatUnits(MAX_BOOK_UNITS)} shares (the largest order the book holds); got ${b.minOrderSize}.`, { details: { field: 'minOrderSize' } });
     }
     if (b.outcomes !== undefined && b.outcomes.length !== 2) {
       throw new ApiError('invalid_field', 'outcomes must hold exactly two labels, e.g. ["Yes","No"]; markets are binary.', { details: { field: 'outcomes' } });

@@ -118,7 +118,13 @@ export function orderRoutes(app: FastifyInstance, ctx: EngineContext): void {
   app.delete(
     '/orders',
     { ...l2, schema: { tags: TAG, security: SECURITY, summary: 'Cancel several orders: a JSON array of ids', body: CancelOrdersBody, response: { 200: CancelResultSchema } } },
-    async (req) => ctx.orders.cancel(identityOf(req), req.body as string[]),
+    async (req) => {
+      // A blank body reaches here unvalidated (fastify validates only a body that exists): it is not a list of ids.
+      if (!Array.isArray(req.body)) {
+        throw new ApiError('invalid_field', 'DELETE /orders takes a JSON array of order ids, e.g. ["0x…"]; the body was empty or not an array.', { details: { field: 'body', in: 'body', problem: 'must be a JSON array of order ids' } });
+      }
+      return ctx.orders.cancel(identityOf(req), req.body as string[]);
+    },
   );
 
   app.delete(

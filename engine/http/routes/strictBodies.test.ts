@@ -85,7 +85,7 @@ describe('request bodies are never coerced: a wrong JSON type is a 400 naming th
     for (const [field, value] of stringFields) {
       for (const [what, wrong] of WRONG_TYPES) {
         const body = structuredClone(base);
-        (body.order as Record<string, unknown>)[field] = wrong(value);
+        (body.order as unknown as Record<string, unknown>)[field] = wrong(value);
         for (const r of await postOrderBothWays(body)) {
           assert.equal(r.status, 400, `order.${field} as ${what}`);
           assert.match(r.message, new RegExp(`order\\.${field}`), `order.${field} as ${what}: ${r.message}`);
@@ -94,7 +94,7 @@ describe('request bodies are never coerced: a wrong JSON type is a 400 naming th
     }
     for (const field of ['owner', 'orderType'] as const) {
       for (const [what, wrong] of WRONG_TYPES) {
-        const body = structuredClone(base) as Record<string, unknown>;
+        const body = structuredClone(base) as unknown as Record<string, unknown>;
         body[field] = wrong(body[field]);
         for (const r of await postOrderBothWays(body)) {
           assert.equal(r.status, 400, `${field} as ${what}`);
@@ -108,17 +108,17 @@ describe('request bodies are never coerced: a wrong JSON type is a 400 naming th
     const base = await baseOrder();
     for (const [what, wrong] of NUMBER_WRONG_TYPES) {
       const body = structuredClone(base);
-      (body.order as Record<string, unknown>).signatureType = wrong(0);
+      (body.order as unknown as Record<string, unknown>).signatureType = wrong(0);
       for (const r of await postOrderBothWays(body)) assert.equal(r.status, 400, `signatureType as ${what}`);
     }
     const withAffiliate = structuredClone(base);
-    (withAffiliate.order as Record<string, unknown>).affiliatePercentage = '50';
+    (withAffiliate.order as unknown as Record<string, unknown>).affiliatePercentage = '50';
     for (const r of await postOrderBothWays(withAffiliate)) {
       assert.equal(r.status, 400);
       assert.match(r.message, /affiliatePercentage/);
     }
     const withMetadata = structuredClone(base);
-    (withMetadata.order as Record<string, unknown>).metadata = 0;
+    (withMetadata.order as unknown as Record<string, unknown>).metadata = 0;
     for (const r of await postOrderBothWays(withMetadata)) {
       assert.equal(r.status, 400);
       assert.match(r.message, /metadata/);
@@ -127,7 +127,7 @@ describe('request bodies are never coerced: a wrong JSON type is a 400 naming th
 
   it('a float makerAmount is refused instead of silently rounded', async () => {
     const body = await baseOrder();
-    (body.order as Record<string, unknown>).makerAmount = 5000000.5;
+    (body.order as unknown as Record<string, unknown>).makerAmount = 5000000.5;
     for (const r of await postOrderBothWays(body)) {
       assert.equal(r.status, 400);
       assert.match(r.message, /order\.makerAmount/);
@@ -151,5 +151,36 @@ describe('request bodies are never coerced: a wrong JSON type is a 400 naming th
     });
     assert.equal(approve.statusCode, 400, approve.body);
     assert.match(approve.json().message, /amount/);
+  });
+
+  it('amounts above what the store holds are a 400 naming the field and the maximum, never a 500', async () => {
+    const auth = { authorization: `Bearer ${engine.ctx.secrets.operatorToken}`, 'content-type': 'application/json' };
+    for (const amount of ['99999999999999999999', '115792089237316195423570985008687907853269984665640564039457584007913129639935']) {
+      const r = await engine.app.inject({ method: 'POST', url: '/admin/faucet', headers: auth, payload: JSON.stringify({ address: alice.address, amount }) });
+      assert.equal(r.statusCode, 400, r.body);
+      assert.match(r.json().message, /maximum balance of 1000000000000/);
+      assert.equal(r.json().details.field, 'amount');
+      const m = await engine.app.inject({ method: 'POST', url: '/admin/markets', headers: auth, payload: JSON.stringify({ question: 'Huge?', tickSize: '0.01', minOrderSize: amount }) });
+      assert.equal(m.statusCode, 400, m.body);
+      assert.match(m.json().message, /minOrderSize must be at most 9007199254\.740991 shares/);
+    }
+    const ok = await engine.app.inject({ method: 'POST', url: '/admin/faucet', headers: auth, payload: JSON.stringify({ address: alice.address, amount: '250.5' }) });
+    assert.equal(ok.statusCode, 200, 'an ordinary credit still works');
+  });
+
+  it('POST /books refuses an unknown side, naming it', async () => {
+    const token = market.tokenIds[0];
+    const r = await engine.app.inject({ method: 'POST', url: '/books', headers: { 'content-type': 'application/json' }, payload: JSON.stringify([{ token_id: token, side: 'HOLD' }]) });
+    assert.equal(r.statusCode, 400, r.body);
+    assert.match(r.json().message, /side/);
+    const fine = await engine.app.inject({ method: 'POST', url: '/books', headers: { 'content-type': 'application/json' }, payload: JSON.stringify([{ token_id: token, side: 'BUY' }]) });
+    assert.equal(fine.statusCode, 200, fine.body);
+  });
+
+  it('DELETE /orders with a blank or non-array body is a 400, not an empty success', async () => {
+    for (const payload of [' ', '\n', '{"id":"x"}', '"x"']) {
+      const r = await engine.app.inject({ method: 'DELETE', url: '/orders', headers: l2('DELETE', '/orders', payload), payload });
+      assert.equal(r.statusCode, 400, `${JSON.stringify(payload)} → ${r.body}`);
+    }
   });
 });

@@ -17,7 +17,7 @@ export const PriceQuery = Type.Object({
   side: Type.String({ description: 'BUY → best bid, SELL → best ask' }),
 });
 
-export const BooksBody = Type.Array(Type.Object({ token_id: TokenId, side: Type.Optional(Type.String({ description: 'BUY or SELL (ignored)' })) }), {
+export const BooksBody = Type.Array(Type.Object({ token_id: TokenId, side: Type.Optional(Type.Union([Type.Literal('BUY'), Type.Literal('SELL')], { description: 'BUY or SELL (ignored: a snapshot has both sides)' })) }), {
   minItems: 1,
   maxItems: 500,
 });

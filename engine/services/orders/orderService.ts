@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createOrderBook } from '../../book/orderBook.js';
 import { fromBookPrice, toBookTerms, type MarketBook, type OrderHandle, type TimeInForce } from '../../book/types.js';
-import { formatUnits, ONE } from '../../protocol/amounts.js';
+import { formatUnits, MAX_BALANCE_UNITS, ONE } from '../../protocol/amounts.js';
 import type { Address, PostOrderBody } from '../../protocol/eip712.js';
 import { ApiError } from '../../protocol/errors.js';
 import { UlidFactory, normalizeUlid } from '../../protocol/ulid.js';
@@ -742,6 +742,13 @@ export class OrderService {
   async creditCollateral(address: string, amount: bigint, reason: string): Promise<void> {
     if (amount <= 0n) throw new ApiError('invalid_field', `amount must be positive (got ${formatUnits(amount)}).`, { details: { field: 'amount', in: 'body', problem: 'must be positive' } });
     const addr = address.toLowerCase();
+    if (this.sheet.balance(addr, COLLATERAL) + amount > MAX_BALANCE_UNITS) {
+      throw new ApiError(
+        'invalid_field',
+        `amount ${formatUnits(amount)} would take ${addr}'s collateral above the maximum balance of ${formatUnits(MAX_BALANCE_UNITS)} (it holds ${formatUnits(this.sheet.balance(addr, COLLATERAL))}). Credit less.`,
+        { details: { field: 'amount', in: 'body', problem: `exceeds the maximum balance ${formatUnits(MAX_BALANCE_UNITS)}` } },
+      );
+    }
     this.sheet.add(addr, COLLATERAL, amount);
     const entry: LedgerEntry = { time: this.ctx.clock.nowMs(), address: addr, asset: COLLATERAL, delta: amount, kind: 'credit', reason };
     await this.writer.submit([{ kind: 'ledger', entry }]);
