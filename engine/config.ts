@@ -31,6 +31,8 @@ export interface EngineConfig {
    */
   operatorToken?: string;
   rotateOperatorToken: boolean;
+  /** Browser origins allowed besides the engine's own (e.g. a Vite dev server on another port). */
+  allowedOrigins: string[];
   /** Serve the built renderer (renderer/dist) at /app when present. */
   serveRenderer: boolean;
   /** Simulated participants on the demo markets (decisions §9); off with --no-sim. */
@@ -61,6 +63,7 @@ export function resolveConfig(partial: Partial<EngineConfig> = {}): EngineConfig
     serveRenderer: partial.serveRenderer ?? true,
     operatorToken: partial.operatorToken ?? (process.env.SANDBOX_OPERATOR_TOKEN || undefined),
     rotateOperatorToken: partial.rotateOperatorToken ?? true,
+    allowedOrigins: partial.allowedOrigins ?? [],
     simulation: partial.simulation ?? true,
   };
 }

@@ -98,7 +98,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
   }
 
   const app = await buildApp(ctx, { logger: opts.logger ?? false });
-  const streamRoutes = attachStreamRoutes(app.server, ctx.streams);
+  const streamRoutes = attachStreamRoutes(app.server, ctx.streams, app.requestGuard);
   let closed = false;
   let lean: LeanServer | undefined;
 
@@ -108,7 +108,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     async listen() {
       // The lean front listens; fastify's server (not listening itself) takes every connection it hands over.
       await app.ready();
-      const front = createLeanServer({ fallback: app.server, route: leanOrderRouter(ctx), bodyLimit: BODY_LIMIT });
+      const front = createLeanServer({ fallback: app.server, route: leanOrderRouter(ctx, app.requestGuard), bodyLimit: BODY_LIMIT });
       await new Promise<void>((resolve, reject) => {
         front.server.once('error', reject);
         front.server.listen(config.port, config.host, () => {
@@ -119,6 +119,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
       lean = front;
       const addr = front.server.address();
       const port = typeof addr === 'object' && addr ? addr.port : config.port;
+      app.requestGuard.listening(port);
       const base = `http://${config.host}:${port}`;
       return {
         ready: true,

@@ -3,6 +3,7 @@ import { ApiError, ERRORS, isApiError } from '../protocol/errors.js';
 import { AJV_CUSTOM_OPTIONS, routeValidatorCompiler, validationErrorBody, type SchemaError } from './bodyValidator.js';
 import type { EngineContext } from '../services/context.js';
 import { registerRoutes } from './routes/index.js';
+import { RequestGuard } from './requestGuard.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 const BLANK = /^\s*$/;
@@ -11,6 +12,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The exact bytes received, as text: L2 signatures are verified over them (decisions §2). */
     rawBody: string;
+  }
+  interface FastifyInstance {
+    /** Host and Origin checks, shared with the lean front and the WebSocket upgrades (engine.ts). */
+    requestGuard: RequestGuard;
   }
 }
 
@@ -52,6 +57,10 @@ export async function buildApp(ctx: EngineContext, opts: { logger?: boolean } = 
     void reply.code(404).send({ error: 'not_found', message: `No route for ${req.method} ${req.url.split('?')[0]}. See GET /openapi.json.` });
   });
 
+  // The guard runs first: a cross-site or rebinding request costs no rate-limit budget and no body parsing.
+  const guard = new RequestGuard(ctx.config);
+  app.decorate('requestGuard', guard);
+  app.addHook('onRequest', (req, _reply, done) => done(guard.check(req.headers)));
   app.addHook('onRequest', ctx.rateLimiter.hook);
   app.addHook('preClose', async () => ctx.rateLimiter.stop());
   await registerRoutes(app, ctx);

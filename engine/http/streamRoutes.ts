@@ -1,3 +1,4 @@
+import type { RequestGuard } from './requestGuard.js';
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -11,9 +12,14 @@ export const WS_PREFIX = '/ws';
  * reach fastify's node server (the lean front hands it every connection it does not answer itself),
  * so the one upgrade handler is here; anything else asking to upgrade gets a 404.
  */
-export function attachStreamRoutes(server: HttpServer, streams: StreamService): { close(): void } {
+export function attachStreamRoutes(server: HttpServer, streams: StreamService, guard?: RequestGuard): { close(): void } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const refused = guard?.check(req.headers);
+    if (refused) {
+      socket.end(`HTTP/1.1 ${refused.status} ${refused.status === 421 ? 'Misdirected Request' : 'Forbidden'}\r\nConnection: close\r\nContent-Type: application/json\r\n\r\n${JSON.stringify(refused.toBody())}`);
+      return;
+    }
     const path = (req.url ?? '').split('?')[0];
     if (path !== WS_PREFIX + '/market' && path !== WS_PREFIX + '/user') {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\nThe streams are /ws/market and /ws/user.\n');

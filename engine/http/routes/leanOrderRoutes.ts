@@ -5,6 +5,7 @@ import { errorReply, parseJsonBody } from '../app.js';
 import { compileBodyValidator, validationErrorBody, type BodyValidator } from '../bodyValidator.js';
 import { leanJson, type LeanRequest, type LeanResponse, type LeanRouter } from '../leanServer.js';
 import { placementReply, profilePlacement } from './orderRoutes.js';
+import type { RequestGuard } from '../requestGuard.js';
 
 /**
  * POST /order on the lean HTTP path (leanServer.ts): the same steps, in the same order, as the fastify
@@ -15,7 +16,7 @@ import { placementReply, profilePlacement } from './orderRoutes.js';
  * With rate limits on, the router declines: requests then go through fastify, whose hook queues them
  * (at the public limits a client sends at most 240 orders/s, where this path would not matter).
  */
-export function leanOrderRouter(ctx: EngineContext): LeanRouter {
+export function leanOrderRouter(ctx: EngineContext, guard?: RequestGuard): LeanRouter {
   // Compiling costs ~90 ms (a fresh ajv instance): done just after startup, not before the ready line,
   // or on the first order if one comes sooner.
   let compiled: BodyValidator | undefined;
@@ -24,6 +25,8 @@ export function leanOrderRouter(ctx: EngineContext): LeanRouter {
 
   async function postOrder(req: LeanRequest): Promise<LeanResponse> {
     try {
+      const refused = guard?.check(req.headers);
+      if (refused) throw refused;
       const body = parseJsonBody(req.body);
       const identity = ctx.auth.authenticateL2({ method: 'POST', path: '/order', rawBody: req.body, headers: req.headers });
       const validate = validator();
