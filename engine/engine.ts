@@ -4,6 +4,7 @@ import { startChain } from './chain/startChain.js';
 import { resolveConfig, type EngineConfig } from './config.js';
 import { BODY_LIMIT, buildApp } from './http/app.js';
 import { createLeanServer, type LeanServer } from './http/leanServer.js';
+import { ConnectionTracker } from './http/connectionTracker.js';
 import { leanOrderRouter } from './http/routes/leanOrderRoutes.js';
 import { DATA_PREFIX, RELAYER_PREFIX } from './http/routes/index.js';
 import { AuthService } from './services/auth/authService.js';
@@ -101,6 +102,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
   const streamRoutes = attachStreamRoutes(app.server, ctx.streams, app.requestGuard);
   let closed = false;
   let lean: LeanServer | undefined;
+  let tracker: ConnectionTracker | undefined;
 
   return {
     ctx,
@@ -117,6 +119,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
         });
       });
       lean = front;
+      tracker = new ConnectionTracker(front.server, app.server);
       const addr = front.server.address();
       const port = typeof addr === 'object' && addr ? addr.port : config.port;
       app.requestGuard.listening(port);
@@ -141,9 +144,11 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
       ctx.orders.stop();
       ctx.relayer.stop();
       streamRoutes.close();
-      await Promise.all([lean?.close(), app.close()]);
-      // Connections the lean front handed to fastify's server: it never listened, so close() left them.
-      app.server.closeAllConnections();
+      // In-flight requests are answered (their writes are durable first), idle keep-alive connections
+      // close now, and whatever is left goes after a short grace: no client can hold the exit.
+      const closing = Promise.all([lean?.close(), app.close()]);
+      await tracker?.close((s) => lean?.busy(s) ?? false);
+      await closing;
       await ctx.chain.stop();
       ctx.orders.close();
       writes.close();

@@ -76,12 +76,15 @@ function httpDate(): string {
  */
 export function createLeanServer(opts: LeanServerOptions): LeanServer {
   const open = new Set<LeanConnection>();
+  const bySocket = new WeakMap<Socket, LeanConnection>();
   const server = createServer({ noDelay: true }, (socket) => {
     const c = new LeanConnection(socket, opts, () => open.delete(c));
     open.add(c);
+    bySocket.set(socket, c);
   });
   return {
     server,
+    busy: (socket) => bySocket.get(socket)?.inFlight() ?? false,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -96,6 +99,8 @@ export interface LeanServer {
   readonly server: Server;
   /** Stops accepting, closes idle connections and the rest once their responses are written. */
   close(): Promise<void>;
+  /** Whether the lean path still owes this connection an answer (a shutdown waits for it). */
+  busy(socket: Socket): boolean;
 }
 
 interface Slot {
@@ -108,6 +113,11 @@ class LeanConnection {
   private handOver = false;
   private closeAfter = false;
   private readonly onData = (d: Buffer) => this.receive(d);
+
+  /** A request of this connection is being answered by the lean path. */
+  inFlight(): boolean {
+    return !this.handOver && this.slots.length > 0;
+  }
 
   constructor(
     private readonly socket: Socket,
