@@ -310,6 +310,12 @@ export class AuthService {
     return k;
   }
 
+  /** A key this exchange issued and has not revoked (the rate limiter buckets by it). */
+  isLiveKey(apiKey: string): boolean {
+    const k = this.cachedKey(apiKey);
+    return k !== undefined && !k.revoked;
+  }
+
   /** Verifies the L2 headers of a request; returns who sent it or throws a specific 401. */
   authenticateL2(req: L2Request): Identity {
     const h = req.headers;

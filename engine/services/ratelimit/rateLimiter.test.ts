@@ -6,7 +6,8 @@ import type { EngineContext } from '../context.js';
 import { classify, RateLimiter } from './rateLimiter.js';
 
 function limiter(clock = new ManualClock(1_000_000), rateLimits = true, sleep?: (ms: number) => Promise<void>) {
-  const ctx = { clock, config: { rateLimits } } as unknown as EngineContext;
+  // Keys named k… are the exchange's own; anything else is made up by the client.
+  const ctx = { clock, config: { rateLimits }, auth: { isLiveKey: (k: string) => /^k\d*$/.test(k) } } as unknown as EngineContext;
   return { rl: new RateLimiter(ctx, sleep), clock };
 }
 
@@ -150,5 +151,22 @@ test('stop releases queued requests at once', async () => {
   const r = await pending;
   assert.equal(r.statusCode, 200);
   assert.equal(r.headers['x-ratelimit-queued-ms'], '10000');
+  await app.close();
+});
+
+test('a made-up API key per request does not escape throttling: unknown keys share the client address bucket', async () => {
+  const { rl } = limiter(new ManualClock(5_000_000), true, async () => undefined);
+  const app = Fastify();
+  app.addHook('onRequest', rl.hook);
+  app.setErrorHandler((err, _req, reply) => {
+    const e = err as { status?: number; toBody?: () => unknown };
+    void reply.code(e.status ?? 500).send(e.toBody ? e.toBody() : { error: 'x' });
+  });
+  app.get('/', async () => 'OK');
+  const codes: number[] = [];
+  for (let i = 0; i < 101; i++) codes.push((await app.inject({ method: 'GET', url: '/', headers: { SERVICE_API_KEY: `random-${i}` } })).statusCode);
+  assert.equal(codes[100], 429, 'the 101st request with a fresh random key is refused like any other from this address');
+  const real = await app.inject({ method: 'GET', url: '/', headers: { SERVICE_API_KEY: 'k9' } });
+  assert.equal(real.statusCode, 200, "an issued key still has its own bucket");
   await app.close();
 });

@@ -146,7 +146,7 @@ export class RateLimiter {
     if (!this.enabled) return;
     const cls = classify(req.method, req.routeOptions?.url ?? req.url.split('?')[0]!);
     if (cls === null) return;
-    const a = this.admit(clientKey(req), cls);
+    const a = this.admit(clientKey(req, (k) => this.ctx.auth.isLiveKey(k)), cls);
     if (!a.ok) {
       throw new ApiError(
         'rate_limited',
@@ -193,9 +193,13 @@ export class RateLimiter {
   }
 }
 
-/** Per API key when the request carries one, else per client IP. */
-export function clientKey(req: FastifyRequest): string {
+/**
+ * Per API key when the request carries a key this exchange issued and has not revoked, else per client
+ * IP. A made-up key per request (the header is the client's to choose) would otherwise be a fresh
+ * bucket each time: unknown keys share the client's address bucket instead.
+ */
+export function clientKey(req: FastifyRequest, isLiveKey: (apiKey: string) => boolean): string {
   const key = req.headers['service_api_key'] ?? req.headers['poly_api_key'];
   const k = Array.isArray(key) ? key[0] : key;
-  return k ? `key:${k}` : `ip:${req.ip}`;
+  return k && isLiveKey(k) ? `key:${k}` : `ip:${req.ip}`;
 }
