@@ -1,6 +1,7 @@
 import { STATUS_CODES, type Server as HttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import { errorReply } from './app.js';
+import { ERRORS } from '../protocol/errors.js';
 
 /** A request the lean path handles: a complete HTTP/1.1 message with a Content-Length body (or none). */
 export interface LeanRequest {
@@ -36,13 +37,25 @@ export interface LeanServerOptions {
   bodyLimit: number;
   /** Idle keep-alive connections are closed after this long (fastify's default is 72 s). */
   keepAliveTimeoutMs?: number;
+  /** A request head must arrive whole within this long of its first byte (408 and close otherwise). */
+  headTimeoutMs?: number;
+  /** Its body, within this long of the head. */
+  bodyTimeoutMs?: number;
+  /** Connections open at once; past it new ones are closed at once (a slow-client flood cannot exhaust the process). */
+  maxConnections?: number;
 }
+
+export const HEAD_TIMEOUT_MS = 10_000;
+export const BODY_TIMEOUT_MS = 30_000;
+export const MAX_CONNECTIONS = 1024;
 
 /** Requests of one connection being handled at once; beyond it, reading pauses (pipelining backpressure). */
 const MAX_IN_FLIGHT = 64;
 /** Node's default limit on the request head; a longer head goes to the fallback (which answers 431). */
 const MAX_HEAD_BYTES = 16 * 1024;
 const HEAD_END = Buffer.from('\r\n\r\n');
+const REQUEST_TIMEOUT_BODY = JSON.stringify({ error: 'request_timeout', message: ERRORS.request_timeout.message });
+const REQUEST_TIMEOUT_RESPONSE = `HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json; charset=utf-8\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(REQUEST_TIMEOUT_BODY)}\r\n\r\n${REQUEST_TIMEOUT_BODY}`;
 const REQUEST_LINE = /^([A-Z]+) (\/[^ ]*) HTTP\/1\.1$/;
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
@@ -82,6 +95,7 @@ export function createLeanServer(opts: LeanServerOptions): LeanServer {
     open.add(c);
     bySocket.set(socket, c);
   });
+  server.maxConnections = opts.maxConnections ?? MAX_CONNECTIONS;
   return {
     server,
     busy: (socket) => bySocket.get(socket)?.inFlight() ?? false,
@@ -112,6 +126,12 @@ class LeanConnection {
   private readonly slots: Slot[] = [];
   private handOver = false;
   private closeAfter = false;
+  /** Chunks of a body still on its way, joined once when it is whole (not on every chunk). */
+  private chunks: Buffer[] = [];
+  private chunkBytes = 0;
+  /** Bytes the request being received needs in all (head + body), once its head is parsed. */
+  private need = 0;
+  private deadline: NodeJS.Timeout | undefined;
   private readonly onData = (d: Buffer) => this.receive(d);
 
   /** A request of this connection is being answered by the lean path. */
@@ -152,8 +172,34 @@ class LeanConnection {
   }
 
   private receive(d: Buffer): void {
-    this.buf = this.buf && this.buf.length > 0 ? Buffer.concat([this.buf, d]) : d;
+    if (this.need > 0) {
+      this.chunks.push(d);
+      this.chunkBytes += d.length;
+      if ((this.buf?.length ?? 0) + this.chunkBytes < this.need) return;
+      this.joinChunks();
+    } else {
+      if (!this.buf || this.buf.length === 0) this.arm(this.opts.headTimeoutMs ?? HEAD_TIMEOUT_MS);
+      this.buf = this.buf && this.buf.length > 0 ? Buffer.concat([this.buf, d]) : d;
+    }
     this.parse();
+  }
+
+  private joinChunks(): void {
+    if (this.chunks.length > 0) this.buf = Buffer.concat(this.buf ? [this.buf, ...this.chunks] : this.chunks);
+    this.chunks = [];
+    this.chunkBytes = 0;
+    this.need = 0;
+  }
+
+  /** A request must arrive whole in time: a client trickling bytes cannot hold a connection forever. */
+  private arm(ms: number): void {
+    clearTimeout(this.deadline);
+    this.deadline = setTimeout(() => {
+      if (this.handOver || this.socket.destroyed) return;
+      this.socket.end(REQUEST_TIMEOUT_RESPONSE);
+      this.socket.destroySoon();
+    }, ms);
+    this.deadline.unref();
   }
 
   private parse(): void {
@@ -188,11 +234,19 @@ class LeanConnection {
       const length = lengthText === undefined ? 0 : Number(lengthText);
       if (length > this.opts.bodyLimit) return this.toFallback();
       const end = headEnd + HEAD_END.length + length;
-      if (buf.length < end) return; // the rest of the body is still on its way
+      if (buf.length < end) {
+        // The rest of the body is still on its way: collect it, join once (re-joining per chunk cost
+        // seconds of CPU for a megabyte sent in small segments), and give it the body deadline.
+        this.need = end;
+        this.arm(this.opts.bodyTimeoutMs ?? BODY_TIMEOUT_MS);
+        return;
+      }
+      clearTimeout(this.deadline);
       const connection = headers.connection?.toLowerCase();
       if (connection !== undefined && connection !== 'keep-alive' && connection !== 'close') return this.toFallback();
       const body = buf.toString('utf8', headEnd + HEAD_END.length, end);
       this.buf = end === buf.length ? undefined : buf.subarray(end);
+      if (this.buf) this.arm(this.opts.headTimeoutMs ?? HEAD_TIMEOUT_MS);
       if (connection === 'close') this.closeAfter = true;
       const slot: Slot = { text: undefined };
       this.slots.push(slot);
@@ -231,6 +285,8 @@ class LeanConnection {
   }
 
   private handOff(): void {
+    this.joinChunks();
+    clearTimeout(this.deadline);
     const socket = this.socket;
     socket.off('data', this.onData);
     socket.removeAllListeners('drain');

@@ -25,6 +25,7 @@ export const ERRORS = {
   address_mismatch: { status: 401, message: 'SERVICE_ADDRESS is not the address that owns this API key.' },
   invalid_auth_header: { status: 401, message: 'An authentication header is malformed.' },
   nonce_reused: { status: 401, message: 'SERVICE_NONCE is below the highest accepted nonce, or this signature was already used.' },
+  request_timeout: { status: 408, message: 'The request did not arrive whole in time (head within 10 s, body within 30 s); send it again without pausing.' },
   misdirected_host: { status: 421, message: 'This exchange answers only to this machine\'s loopback names (127.0.0.1, localhost, [::1]) and its configured host.' },
   cross_origin_refused: { status: 403, message: 'Requests from other web sites are refused; only the terminal served by this engine may call it from a browser.' },
   invalid_bootstrap_code: { status: 401, message: 'The bootstrap code is unknown, used or expired (each works once, for a minute). Restart `npm start`, or paste the operatorToken of the ready line.' },
