@@ -46,4 +46,13 @@ describe('LocalBook', () => {
     assert.equal(book.apply({ event_type: 'price_change', market: '0xabc', timestamp: '1', price_changes: [], hash: '', seq: 5 }), false);
     assert.equal(book.seq, 3);
   });
+
+  it('takes the new tick, time and hash from tick_size_change and still verifies', async () => {
+    const book = new LocalBook('1');
+    book.apply({ ...base, hash: await sha1Hex(bookHashText(base)) });
+    const hash = await sha1Hex(bookHashText({ ...base, tick_size: '0.001', timestamp: '3000' }));
+    assert.equal(book.apply({ event_type: 'tick_size_change', asset_id: '1', market: '0xabc', old_tick_size: '0.01', new_tick_size: '0.001', timestamp: '3000', hash, seq: 4 }), true);
+    assert.equal(book.toBook()!.tick_size, '0.001');
+    assert.equal(await book.verify(), true);
+  });
 });

@@ -42,7 +42,11 @@ export class LocalBook {
     if (e.seq !== this.seq + 1) return false;
     this.seq = e.seq;
     if (e.event_type === 'last_trade_price') this.snapshot = { ...this.snapshot, last_trade_price: e.price };
-    else if (e.event_type === 'tick_size_change') this.snapshot = { ...this.snapshot, tick_size: e.new_tick_size };
+    else if (e.event_type === 'tick_size_change') {
+      // The server re-hashed the unchanged levels on the new tick, at the change's time.
+      this.snapshot = { ...this.snapshot, tick_size: e.new_tick_size, timestamp: e.timestamp, hash: e.hash };
+      this.hash = e.hash;
+    }
     else {
       for (const c of e.price_changes) {
         if (c.asset_id !== this.assetId) continue;

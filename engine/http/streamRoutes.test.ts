@@ -36,6 +36,11 @@ class LocalBook {
     assert.equal(m.seq, this.seq + 1, `seq is contiguous (${JSON.stringify(m)})`);
     this.seq = m.seq;
     if (m.event_type === 'last_trade_price') this.snapshot = { ...this.snapshot, last_trade_price: m.price };
+    if (m.event_type === 'tick_size_change') {
+      this.snapshot = { ...this.snapshot, tick_size: m.new_tick_size, timestamp: m.timestamp };
+      this.hash = String(m.hash);
+      assert.equal(this.computedHash(), this.hash, 'the local book re-hashed on the new tick is the event hash');
+    }
     if (m.event_type === 'price_change') {
       for (const c of m.price_changes as Array<{ price: string; size: string; side: string }>) {
         const side = c.side === 'BUY' ? this.bids : this.asks;
@@ -59,6 +64,11 @@ class LocalBook {
     const s = this.snapshot;
     return bookHashOf({ market: s.market, asset_id: s.asset_id, timestamp: s.timestamp, hash: '', bids: this.levels('bids'), asks: this.levels('asks'), min_order_size: s.min_order_size, tick_size: s.tick_size, neg_risk: s.neg_risk, last_trade_price: s.last_trade_price });
   }
+}
+
+/** The asset an event is about (a price_change names it inside its changes). */
+function assetOf(e: Msg): string {
+  return String(e.asset_id ?? (e.price_changes as Array<{ asset_id: string }>)[0]!.asset_id);
 }
 
 describe('the market and user streams', () => {
@@ -345,6 +355,46 @@ describe('the market and user streams', () => {
     assert.deepEqual(await plain.drain(), []);
     custom.close();
     plain.close();
+  });
+
+  it('sends tick_size_change on both tokens when the operator changes the tick, with the hash GET /book gives on the new tick', async () => {
+    const s = await marketSocket([yes, no]);
+    const books = (await s.drain()) as Msg[];
+    const local = new Map(books.map((b) => [String(b.asset_id), new LocalBook()]));
+    for (const b of books) local.get(String(b.asset_id))!.apply(b);
+    const cid = t.market.conditionId;
+    const auth = { authorization: `Bearer ${t.engine.ctx.secrets.operatorToken}`, 'content-type': 'application/json' };
+    const put = (tickSize: unknown) => t.engine.app.inject({ method: 'PUT', url: `/admin/markets/${cid}/tick-size`, headers: auth, payload: JSON.stringify({ tickSize }) });
+
+    const res = await put('0.001');
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.json().minimum_tick_size, 0.001);
+    const events = (await s.drain()) as Msg[];
+    assert.deepEqual(events.map((e) => [e.event_type, e.asset_id]), [['tick_size_change', yes], ['tick_size_change', no]]);
+    for (const e of events) {
+      assert.deepEqual(Object.keys(e), ['event_type', 'asset_id', 'market', 'old_tick_size', 'new_tick_size', 'timestamp', 'hash', 'seq']);
+      assert.equal(e.old_tick_size, '0.01');
+      assert.equal(e.new_tick_size, '0.001');
+      local.get(String(e.asset_id))!.apply(e);
+      const book = await t.book(String(e.asset_id));
+      assert.equal(book.hash, e.hash, 'GET /book hashes the same book on the new tick');
+    }
+    // A 0.001-tick order is now accepted and streamed on the new tick; the local books keep up.
+    await t.place(carol, { side: 'BUY', price: 401_000n, size: units(3) });
+    for (const e of (await s.drain()) as Msg[]) local.get(assetOf(e))!.apply(e);
+    assert.equal(local.get(yes)!.hash, (await t.book(yes)).hash);
+
+    // The same tick again changes nothing and sends nothing; a bad tick is a 400 naming the field.
+    assert.equal((await put('0.001')).statusCode, 200);
+    assert.deepEqual(await s.drain(), []);
+    for (const bad of ['0.5', 0.01, ['0.01'], null]) {
+      const r = await put(bad);
+      assert.equal(r.statusCode, 400, `${JSON.stringify(bad)}: ${r.body}`);
+      assert.match(r.body, /tickSize/);
+    }
+    assert.equal((await put('0.01')).statusCode, 200);
+    for (const e of (await s.drain()) as Msg[]) local.get(assetOf(e))!.apply(e);
+    s.close();
   });
 
   it('closes every open socket with 1001 when the engine shuts down', async () => {

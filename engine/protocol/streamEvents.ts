@@ -63,6 +63,8 @@ export interface TickSizeChangeEvent {
   old_tick_size: string;
   new_tick_size: string;
   timestamp: string;
+  /** The book hash on the new tick (the tick is part of the hashed snapshot). */
+  hash: string;
   seq: number;
 }
 

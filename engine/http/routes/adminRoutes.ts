@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { formatUnits, MAX_BOOK_UNITS, parseUnits } from '../../protocol/amounts.js';
 import { ApiError } from '../../protocol/errors.js';
-import { CreateMarketBody, FeeRateBody, FaucetBody, FaucetResponse, PauseBody, PauseResponse, ResolveBody, ResolveParams, StatsResponse } from '../../protocol/schemas/admin.js';
+import { CreateMarketBody, FeeRateBody, FaucetBody, FaucetResponse, PauseBody, PauseResponse, ResolveBody, ResolveParams, StatsResponse, TickSizeBody } from '../../protocol/schemas/admin.js';
 import { PublicMarketSchema } from '../../protocol/schemas/markets.js';
 import type { EngineContext } from '../../services/context.js';
 import { MarketDataService } from '../../services/markets/marketDataService.js';
@@ -124,6 +124,22 @@ export function adminRoutes(app: FastifyInstance, ctx: EngineContext): void {
     async (req) => {
       const { conditionId } = req.params as { conditionId: string };
       return data.publicMarket(await ctx.markets.setFeeRate(conditionId, (req.body as { feeRateBps: number }).feeRateBps));
+    },
+  );
+
+  app.put(
+    '/admin/markets/:conditionId/tick-size',
+    {
+      ...base,
+      preValidation: decimalStrings('tickSize'),
+      schema: { tags: TAG, security: SECURITY, summary: "Change a market's tick (streams send tick_size_change)", params: ResolveParams, body: TickSizeBody, response: { 200: PublicMarketSchema } },
+    },
+    async (req) => {
+      const { conditionId } = req.params as { conditionId: string };
+      const { tickSize } = req.body as { tickSize: string };
+      const units = parseUnits(tickSize);
+      if (units === undefined) throw new ApiError('invalid_field', `tickSize must be a decimal string: "0.1", "0.01", "0.001" or "0.0001"; got ${JSON.stringify(tickSize)}.`, { details: { field: 'tickSize' } });
+      return data.publicMarket(await ctx.markets.setTickSize(conditionId, units));
     },
   );
 

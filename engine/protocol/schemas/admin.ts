@@ -61,6 +61,12 @@ export const FeeRateBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** `PUT /admin/markets/{conditionId}/tick-size`: the market's new tick (resting orders stay where they are). */
+export const TickSizeBody = Type.Object(
+  { tickSize: Type.String({ description: 'New tick: "0.1", "0.01", "0.001" or "0.0001"' }) },
+  { additionalProperties: false },
+);
+
 /** `POST /admin/bootstrap`: a one-time code from the launcher's URL, traded for the operator token. */
 export const BootstrapBody = Type.Object({ code: Type.String({ minLength: 1, maxLength: 200, description: 'The one-time code of the #bootstrap= URL fragment' }) }, { additionalProperties: false });
 export const BootstrapResponse = Type.Object({ operatorToken: Type.String() });

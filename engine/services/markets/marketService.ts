@@ -10,6 +10,9 @@ import { checkedFeeRateBps } from '../fees/takerFee.js';
 /** A market of the registry. Amounts are bigint micro-units (6 decimals); token ids decimal uint256 strings. */
 export type Market = Readonly<MarketRow>;
 
+/** What happened to a market, as its listeners are told. */
+export type MarketChange = 'created' | 'resolved' | 'tick_size';
+
 /** The tick sizes the public clients know (their ROUNDING_CONFIG keys), in micro-units. */
 export const TICK_SIZES: readonly bigint[] = [100_000n, 10_000n, 1_000n, 100n];
 
@@ -160,8 +163,11 @@ export class MarketService {
     return this.byConditionId.get(conditionId) ?? market;
   }
 
-  /** Told of each market created or resolved, once its row is durable (the streams' custom events). */
-  readonly onChange = new Set<(kind: 'created' | 'resolved', market: Market) => void>();
+  /**
+   * Told of each market created, resolved or given a new tick, once its row is durable (the streams'
+   * events); `previous` is the market as it was before a tick change.
+   */
+  readonly onChange = new Set<(kind: MarketChange, market: Market, previous?: Market) => void>();
 
   byCondition(conditionId: string): Market | undefined {
     return this.byConditionId.get(conditionId.toLowerCase());
@@ -206,8 +212,11 @@ export class MarketService {
     if (!TICK_SIZES.includes(tickSize)) {
       throw new ApiError('invalid_field', `tickSize must be one of 0.1, 0.01, 0.001, 0.0001; got ${formatUnits(tickSize)}.`, { details: { field: 'tickSize' } });
     }
+    if (m.tickSize === tickSize) return m;
     await this.ctx.writes.commit(() => this.repo.setTickSize(m.conditionId, tickSize));
-    return this.replace({ ...m, tickSize });
+    const changed = this.replace({ ...m, tickSize });
+    for (const listener of this.onChange) listener('tick_size', changed, m);
+    return changed;
   }
 
   /** Why placement on this market is refused right now, if it is: the global breaker wins. */

@@ -23,7 +23,8 @@ export interface BookCapture {
 /** One followed asset: what its subscribers were last told, its seq and the replay ring. */
 interface AssetState {
   readonly tokenId: string;
-  readonly market: Market;
+  /** Replaced when the market's tick changes (the hash covers the tick). */
+  market: Market;
   readonly outcomeIndex: 0 | 1;
   seq: number;
   /** Token terms, best first, as last published. */
@@ -188,6 +189,31 @@ export class MarketChannel {
       if (best.bid !== oldBest.bid || best.ask !== oldBest.ask) {
         this.emitCustom(a, { event_type: 'best_bid_ask', market: a.market.conditionId, asset_id: a.tokenId, best_bid: best.bid, best_ask: best.ask, spread: spreadOf(best), timestamp, seq: a.seq });
       }
+    }
+  }
+
+  /**
+   * A market's tick changed (durably): what was staged goes out first, on the old tick; then every
+   * asset of the market takes the new market, is re-hashed (the hash covers the tick) and emits
+   * `tick_size_change` carrying that hash, so a client re-hashing its book stays in step.
+   */
+  tickSizeChanged(m: Market, oldTick: bigint): void {
+    const followed = this.byMarket.get(m.conditionId);
+    if (!followed) return;
+    this.flush();
+    const timestamp = String(this.ctx.clock.nowMs());
+    for (const a of followed) {
+      a.market = m;
+      this.rehash(a, timestamp);
+      this.emit(a, {
+        event_type: 'tick_size_change',
+        asset_id: a.tokenId,
+        market: m.conditionId,
+        old_tick_size: formatUnits(oldTick),
+        new_tick_size: formatUnits(m.tickSize),
+        timestamp,
+        hash: a.hash,
+      });
     }
   }
 

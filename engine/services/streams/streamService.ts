@@ -1,7 +1,7 @@
 import type { OrderWrite } from '../../store/orderWrites.js';
 import type { TradeRow } from '../../store/tradeRepo.js';
 import type { EngineContext } from '../context.js';
-import type { Market } from '../markets/marketService.js';
+import type { Market, MarketChange } from '../markets/marketService.js';
 import type { OrderEvents } from '../orders/orderEvents.js';
 import { MarketChannel, type BookCapture } from './marketChannel.js';
 import { MarketConnection } from './marketConnection.js';
@@ -41,7 +41,7 @@ export class StreamService implements OrderEvents {
     this.ctx.auth.onRevoke.add((apiKey) => {
       for (const c of this.user.withKey(apiKey)) c.close(CLOSE.revoked, 'api key revoked');
     });
-    this.ctx.markets.onChange.add((kind, m) => this.marketChanged(kind, m));
+    this.ctx.markets.onChange.add((kind, m, previous) => this.marketChanged(kind, m, previous));
   }
 
   get connections(): number {
@@ -86,8 +86,15 @@ export class StreamService implements OrderEvents {
     this.user.publish(c.ops);
   }
 
-  /** new_market (to every custom subscriber) and market_resolved (to the market's custom subscribers). */
-  private marketChanged(kind: 'created' | 'resolved', m: Market): void {
+  /**
+   * new_market (to every custom subscriber), market_resolved (to the market's custom subscribers) and
+   * tick_size_change (to every subscriber of the market's assets, with the book re-hashed on the new tick).
+   */
+  private marketChanged(kind: MarketChange, m: Market, previous?: Market): void {
+    if (kind === 'tick_size') {
+      this.market.tickSizeChanged(m, previous?.tickSize ?? m.tickSize);
+      return;
+    }
     const timestamp = String(this.ctx.clock.nowMs());
     const common = { id: m.conditionId, question: m.question, market: m.conditionId, slug: m.slug, description: m.description, assets_ids: [...m.tokenIds], outcomes: [...m.outcomes] };
     if (kind === 'created') {
