@@ -45,7 +45,7 @@ export function MarketHeader() {
           </div>
           <div>
             <dt>Tick</dt>
-            <dd>{String(market.minimum_tick_size)}</dd>
+            <dd data-testid="market-tick">{String(market.minimum_tick_size)}</dd>
           </div>
           <div>
             <dt>Min size</dt>

@@ -17,13 +17,14 @@ function onMarketEvent(qc: QueryClient, stream: MarketStream, e: MarketEvent): v
   const assets = e.event_type === 'price_change' ? [...new Set(e.price_changes.map((c) => c.asset_id))] : 'asset_id' in e && typeof e.asset_id === 'string' ? [e.asset_id] : [];
   for (const asset of assets) {
     const b = stream.book(asset)?.toBook();
-    if (b && (e.event_type === 'book' || e.event_type === 'price_change')) {
+    if (b && (e.event_type === 'book' || e.event_type === 'price_change' || e.event_type === 'tick_size_change')) {
       const { market, asset_id, timestamp, hash, bids, asks, min_order_size, tick_size, neg_risk, last_trade_price } = b;
       qc.setQueryData(['book', asset], { market, asset_id, timestamp, hash, bids, asks, min_order_size, tick_size, neg_risk, last_trade_price });
     }
     if (e.event_type === 'last_trade_price') void qc.invalidateQueries({ queryKey: ['tape', asset] });
   }
-  if (e.event_type === 'new_market' || e.event_type === 'market_resolved') void qc.invalidateQueries({ queryKey: ['markets'] });
+  // A new tick changes the market record (header, ticket validation) as well as the book.
+  if (e.event_type === 'new_market' || e.event_type === 'market_resolved' || e.event_type === 'tick_size_change') void qc.invalidateQueries({ queryKey: ['markets'] });
 }
 
 /**
