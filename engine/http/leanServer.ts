@@ -47,7 +47,8 @@ export interface LeanServerOptions {
 
 export const HEAD_TIMEOUT_MS = 10_000;
 export const BODY_TIMEOUT_MS = 30_000;
-export const MAX_CONNECTIONS = 1024;
+/** HTTP and WebSocket connections together: room for the 1,000 stream subscribers beside the HTTP clients. */
+export const MAX_CONNECTIONS = 4096;
 
 /** Requests of one connection being handled at once; beyond it, reading pauses (pipelining backpressure). */
 const MAX_IN_FLIGHT = 64;

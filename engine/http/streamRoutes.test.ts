@@ -6,6 +6,7 @@ import { createSeededRandom } from '../book/seededRandom.js';
 import { accounts, units } from '../services/orders/orderTestKit.js';
 import { createL1Headers } from '../client/createL1Headers.js';
 import { createL2Headers } from '../client/createL2Headers.js';
+import { FLUSH_INTERVAL_MS } from '../services/streams/streamTransport.js';
 import { StreamTestEngine, type HeaderBuilders, type TestSocket } from './streamTestKit.js';
 
 const HEADERS: HeaderBuilders = { l1: async (a, c, n, ts) => ({ ...(await createL1Headers(a, c, n, ts)) }), l2: (cr, addr, req) => ({ ...createL2Headers(cr, addr as `0x${string}`, req) }) };
@@ -149,6 +150,8 @@ describe('the market and user streams', () => {
       }
     };
     await feed();
+    // The real flush interval, checked every third operation: conflated events must keep the book exact too.
+    t.engine.ctx.streams.limits.flushIntervalMs = FLUSH_INTERVAL_MS;
     const rnd = createSeededRandom(12).next;
     const open: Array<{ id: string; who: PrivateKeyAccount }> = [];
     for (let i = 0; i < 60; i++) {
@@ -167,9 +170,10 @@ describe('the market and user streams', () => {
         if (r.success && r.status === 'live' && r.order_id) open.push({ id: r.order_id, who });
       }
       if (i % 10 === 9) t.clock.advance(1000);
-      await feed();
+      if (i % 3 === 2) await feed();
     }
-    assert.ok(books[yes]!.seq > 30, `many events seen (${books[yes]!.seq})`);
+    t.engine.ctx.streams.limits.flushIntervalMs = 0;
+    assert.ok(books[yes]!.seq > 15, `many events seen (${books[yes]!.seq})`);
     yesSock.close();
     noSock.close();
   });
@@ -252,6 +256,35 @@ describe('the market and user streams', () => {
     assert.equal(fresh[0]!.hash, (await t.book(yes)).hash);
     t.engine.ctx.streams.limits.replayEvents = 2048;
     late.close();
+  });
+
+  it('conflates a busy market: changes inside the flush interval go out as one frame with one price_change per asset, hashed as GET /book', async () => {
+    const s = await marketSocket([yes, no], { initial_dump: false });
+    await s.drain();
+    t.engine.ctx.streams.limits.flushIntervalMs = 400;
+    try {
+      const frames: unknown[] = [];
+      s.ws.on('message', (data) => frames.push(JSON.parse(String(data))));
+      // After a quiet spell the first change goes out at once (one frame: both assets' events); the next four wait for the interval.
+      await t.place(carol, { side: 'BUY', price: 110_000n, size: units(1) });
+      await s.until(() => frames.length === 1);
+      for (const p of [120_000n, 130_000n, 140_000n, 150_000n]) await t.place(carol, { side: 'BUY', price: p, size: units(1) });
+      assert.equal(frames.length, 1, 'nothing more before the interval has passed');
+      await s.until(() => frames.length === 2, 3000);
+      const frame = frames[1] as Msg[];
+      assert.ok(Array.isArray(frame), 'both assets’ events share one frame');
+      const [pcYes, pcNo] = frame as [Msg, Msg];
+      assert.deepEqual([pcYes.event_type, pcNo.event_type], ['price_change', 'price_change']);
+      const changes = pcYes.price_changes as Array<{ asset_id: string; price: string }>;
+      assert.deepEqual(changes.map((c) => c.price).sort(), ['0.12', '0.13', '0.14', '0.15']);
+      assert.ok(changes.every((c) => c.asset_id === yes));
+      assert.equal(pcYes.seq, ((frames[0] as Msg[])[0]!.seq as number) + 1, 'one event, one seq, for the four changes');
+      assert.equal(pcYes.hash, (await t.book(yes)).hash);
+      assert.equal(pcNo.hash, (await t.book(no)).hash);
+    } finally {
+      t.engine.ctx.streams.limits.flushIntervalMs = 0;
+    }
+    s.close();
   });
 
   it('answers malformed messages with an error event, refuses too many assets, and closes on an oversized message', async () => {

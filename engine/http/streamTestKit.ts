@@ -36,6 +36,8 @@ export class StreamTestEngine {
   async start(accounts: PrivateKeyAccount[]): Promise<this> {
     this.engine = await createEngine({ dataDir: this.dir, chain: 'none', seedDemo: false, rateLimits: false, port: 0 }, { clock: this.clock });
     this.port = Number(new URL((await this.engine.listen()).trading).port);
+    // Each change its own event, so tests can count them; the conflation and differential tests set the real interval.
+    this.engine.ctx.streams.limits.flushIntervalMs = 0;
     this.market = await this.engine.ctx.markets.create({ question: 'Will the streams stream?', tickSize: 10_000n, minOrderSize: 1_000_000n }, { waitForChain: false });
     for (const a of accounts) {
       const res = await this.engine.app.inject({ method: 'POST', url: '/auth/api-key', headers: await this.headers.l1(a, this.engine.ctx.config.chainId, 0, this.nowSec()) });

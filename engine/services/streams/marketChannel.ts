@@ -12,12 +12,15 @@ export interface MarketSubscriber extends StreamConnection {
   readonly custom: boolean;
 }
 
-/** A market's book (outcome-0 terms, best first) and last trade prices, captured right after a change. */
+/**
+ * A market's book (outcome-0 terms, best first), captured right after a change; the last trade prices
+ * only when the change traded (they move only then).
+ */
 export interface BookCapture {
   conditionId: string;
   bids: Level[];
   asks: Level[];
-  lastTrade: [string, string];
+  lastTrade?: [string, string];
 }
 
 /** One followed asset: what its subscribers were last told, its seq and the replay ring. */
@@ -33,7 +36,8 @@ interface AssetState {
   lastTrade: string;
   hash: string;
   timestamp: string;
-  readonly ring: Array<{ seq: number; frame: Buffer }>;
+  /** Recent events (their texts) for `resume_from`, oldest first. */
+  readonly ring: Array<{ seq: number; text: string }>;
   readonly subscribers: Set<MarketSubscriber>;
   /** Events not yet sent (JSON texts; `custom` ones go to custom subscribers only), flushed together. */
   readonly pending: Array<{ text: string; custom: boolean }>;
@@ -51,8 +55,10 @@ export class MarketChannel {
   /** Assets with pending events, and whether a flush is scheduled. */
   private readonly dirty = new Set<AssetState>();
   private flushScheduled = false;
-  /** Per market: the latest committed capture of this turn and the turn's trades. */
+  /** Per market: the latest committed capture since the last flush, and the trades since then. */
   private readonly staged = new Map<string, { cap: BookCapture; trades: TradeRow[] }>();
+  /** When the last flush ran (monotonic ms): flushes are at least `flushIntervalMs` apart while busy. */
+  private lastFlushAt = -Infinity;
 
   constructor(
     private readonly ctx: EngineContext,
@@ -64,12 +70,15 @@ export class MarketChannel {
     return this.byMarket.has(conditionId);
   }
 
-  /** The market's book as it is now (call synchronously after the change). */
-  capture(conditionId: string): BookCapture | undefined {
+  /** The market's book as it is now (call synchronously after the change); `traded` adds the last trade prices. */
+  capture(conditionId: string, traded = true): BookCapture | undefined {
     const book = this.ctx.orders.book(conditionId);
     const m = this.ctx.markets.byCondition(conditionId);
     if (!book || !m) return undefined;
-    return { conditionId, bids: copy(book.levels('bid')), asks: copy(book.levels('ask')), lastTrade: [this.lastTradeOf(m.tokenIds[0]), this.lastTradeOf(m.tokenIds[1])] };
+    // levels() builds fresh level objects: the capture stays as it is while the book moves on.
+    const cap: BookCapture = { conditionId, bids: book.levels('bid'), asks: book.levels('ask') };
+    if (traded) cap.lastTrade = [this.lastTradeOf(m.tokenIds[0]), this.lastTradeOf(m.tokenIds[1])];
+    return cap;
   }
 
   /** The asset's state, followed from now on; undefined for an unknown token. */
@@ -86,7 +95,7 @@ export class MarketChannel {
       outcomeIndex: found.outcomeIndex,
       seq: 0,
       ...sides,
-      lastTrade: cap ? cap.lastTrade[found.outcomeIndex] : this.lastTradeOf(tokenId),
+      lastTrade: cap?.lastTrade ? cap.lastTrade[found.outcomeIndex] : this.lastTradeOf(tokenId),
       hash: '',
       timestamp: '',
       ring: [],
@@ -135,14 +144,14 @@ export class MarketChannel {
   }
 
   /**
-   * A durable change of a market, published at the end of the event-loop turn: the changes committed in
-   * one turn become one `price_change` per asset (against the latest committed capture), after the
-   * turn's `last_trade_price` events, so the hashing and diffing cost once per turn, not per order.
+   * A durable change of a market, published at the next flush: the changes committed since the last
+   * flush become one `price_change` per asset (against the latest committed capture), after their
+   * `last_trade_price` events, so hashing, diffing and sending cost once per flush, not per order.
    */
   stage(cap: BookCapture, trades: readonly TradeRow[]): void {
     const staged = this.staged.get(cap.conditionId);
     if (staged) {
-      staged.cap = cap;
+      staged.cap = cap.lastTrade || !staged.cap.lastTrade ? cap : { ...cap, lastTrade: staged.cap.lastTrade };
       staged.trades.push(...trades);
     } else this.staged.set(cap.conditionId, { cap, trades: [...trades] });
     this.schedule();
@@ -175,7 +184,7 @@ export class MarketChannel {
       const oldBest = bestOf(a);
       a.bids = next.bids;
       a.asks = next.asks;
-      a.lastTrade = cap.lastTrade[a.outcomeIndex];
+      if (cap.lastTrade) a.lastTrade = cap.lastTrade[a.outcomeIndex];
       if (changes.length === 0 && trades.length === 0) continue;
       this.rehash(a, timestamp);
       const best = bestOf(a);
@@ -240,28 +249,40 @@ export class MarketChannel {
   }
 
   /**
-   * Sends every pending event: one frame per asset and subscriber (a JSON array when several events
-   * wait, as the public service also sends). Called once per event-loop turn, so the order path pays
-   * for appending texts only, and a busy market's events share frames instead of costing one each.
+   * Sends every pending event: ONE frame per subscriber holding the events of all its assets (a JSON
+   * array when several wait, as the public service also sends). Subscribers of the same assets share
+   * the encoded frame, so a flush costs one encoding per distinct subscription plus one write per socket.
    */
   flush(): void {
     this.flushScheduled = false;
+    this.lastFlushAt = performance.now();
     for (const { cap, trades } of this.staged.values()) this.publish(cap, trades);
     this.staged.clear();
-    for (const a of this.dirty) this.flushAsset(a);
-    this.dirty.clear();
-  }
-
-  private flushAsset(a: AssetState): void {
-    if (a.pending.length === 0) return;
-    const events = a.pending.splice(0);
-    const plainEvents = events.some((e) => e.custom) ? events.filter((e) => !e.custom) : events;
-    let all: Buffer | undefined;
-    let plain: Buffer | undefined;
-    for (const s of a.subscribers) {
-      if (s.custom) s.sendFrame((all ??= frameOf(events)));
-      else if (plainEvents.length > 0) s.sendFrame((plain ??= frameOf(plainEvents)));
+    if (this.dirty.size === 0) return;
+    const perSubscriber = new Map<MarketSubscriber, AssetState[]>();
+    for (const a of this.dirty) {
+      if (a.pending.length === 0) continue;
+      for (const s of a.subscribers) {
+        const list = perSubscriber.get(s);
+        if (list) list.push(a);
+        else perSubscriber.set(s, [a]);
+      }
     }
+    const frames = new Map<string, Buffer | null>();
+    for (const [s, list] of perSubscriber) {
+      let key = s.custom ? 'c' : 'p';
+      for (const a of list) key += a.tokenId;
+      let frame = frames.get(key);
+      if (frame === undefined) {
+        const texts: string[] = [];
+        for (const a of list) for (const e of a.pending) if (s.custom || !e.custom) texts.push(e.text);
+        frame = texts.length > 0 ? frameOf(texts) : null;
+        frames.set(key, frame);
+      }
+      if (frame) s.sendFrame(frame);
+    }
+    for (const a of this.dirty) a.pending.length = 0;
+    this.dirty.clear();
   }
 
   private queue(a: AssetState, text: string, custom: boolean): void {
@@ -270,17 +291,25 @@ export class MarketChannel {
     this.schedule();
   }
 
+  /** The next flush: at the end of this turn after a quiet spell, else once the interval has passed. */
   private schedule(): void {
     if (this.flushScheduled) return;
     this.flushScheduled = true;
-    setImmediate(() => this.flush());
+    const wait = this.lastFlushAt + this.limits.flushIntervalMs - performance.now();
+    if (wait <= 0) setImmediate(this.flushNow);
+    else setTimeout(this.flushNow, wait);
   }
+
+  private readonly flushNow = (): void => {
+    if (this.flushScheduled) this.flush();
+  };
 
   private emit(a: AssetState, event: Record<string, unknown>): void {
     a.seq += 1;
     const text = JSON.stringify({ ...event, seq: a.seq });
-    a.ring.push({ seq: a.seq, frame: Buffer.from(text) });
-    if (a.ring.length > this.limits.replayEvents) a.ring.splice(0, a.ring.length - this.limits.replayEvents);
+    a.ring.push({ seq: a.seq, text });
+    // Trimmed in chunks (not one shift per event): between replayEvents and twice that are kept.
+    if (a.ring.length >= 2 * this.limits.replayEvents) a.ring.splice(0, a.ring.length - this.limits.replayEvents);
     this.queue(a, text, false);
   }
 
@@ -295,7 +324,7 @@ export class MarketChannel {
     if (seq === a.seq) return true;
     const first = a.ring[0];
     if (!first || first.seq > seq + 1) return false;
-    for (const e of a.ring) if (e.seq > seq) sub.sendFrame(e.frame);
+    for (const e of a.ring) if (e.seq > seq) sub.sendFrame(Buffer.from(e.text));
     return true;
   }
 
@@ -322,12 +351,8 @@ export class MarketChannel {
 }
 
 /** One event as itself, several as a JSON array. */
-function frameOf(events: ReadonlyArray<{ text: string }>): Buffer {
-  return Buffer.from(events.length === 1 ? events[0]!.text : '[' + events.map((e) => e.text).join(',') + ']');
-}
-
-function copy(levels: readonly Level[]): Level[] {
-  return levels.map((l) => ({ price: l.price, size: l.size }));
+function frameOf(texts: readonly string[]): Buffer {
+  return Buffer.from(texts.length === 1 ? texts[0]! : '[' + texts.join(',') + ']');
 }
 
 /** A token's bid and ask levels (its own price terms, best first) from the market's outcome-0 book. */

@@ -5,7 +5,7 @@ import type { Market, MarketChange } from '../markets/marketService.js';
 import type { OrderEvents } from '../orders/orderEvents.js';
 import { MarketChannel, type BookCapture } from './marketChannel.js';
 import { MarketConnection } from './marketConnection.js';
-import { CLOSE, MAX_BUFFERED_BYTES, MAX_SUBSCRIPTIONS, REPLAY_EVENTS, type StreamConnection, type StreamLimits, type StreamTransport } from './streamTransport.js';
+import { CLOSE, FLUSH_INTERVAL_MS, MAX_BUFFERED_BYTES, MAX_SUBSCRIPTIONS, REPLAY_EVENTS, type StreamConnection, type StreamLimits, type StreamTransport } from './streamTransport.js';
 import { UserChannel } from './userChannel.js';
 import { UserConnection } from './userConnection.js';
 
@@ -25,7 +25,7 @@ export class StreamService implements OrderEvents {
   readonly market: MarketChannel;
   readonly user: UserChannel;
   /** Bounds every connection reads at send time (tests lower them). */
-  readonly limits: StreamLimits = { maxBufferedBytes: MAX_BUFFERED_BYTES, maxSubscriptions: MAX_SUBSCRIPTIONS, replayEvents: REPLAY_EVENTS };
+  readonly limits: StreamLimits = { maxBufferedBytes: MAX_BUFFERED_BYTES, maxSubscriptions: MAX_SUBSCRIPTIONS, replayEvents: REPLAY_EVENTS, flushIntervalMs: FLUSH_INTERVAL_MS };
   private readonly open = new Set<StreamConnection>();
   private readonly dirty = new Set<string>();
   private closing = false;
@@ -67,16 +67,18 @@ export class StreamService implements OrderEvents {
   }
 
   capture(ops: readonly OrderWrite[]): Captured | undefined {
+    const trades: TradeRow[] = [];
+    for (const op of ops) if (op.kind === 'trade') trades.push(op.row);
+    const traded = new Set<string>();
+    for (const t of trades) traded.add(t.conditionId);
     const books: BookCapture[] = [];
     for (const c of this.dirty) {
       if (!this.market.follows(c)) continue;
-      const cap = this.market.capture(c);
+      const cap = this.market.capture(c, traded.has(c));
       if (cap) books.push(cap);
     }
     this.dirty.clear();
     if (books.length === 0 && !this.user.active) return undefined;
-    const trades: TradeRow[] = [];
-    for (const op of ops) if (op.kind === 'trade') trades.push(op.row);
     return { books, trades, ops };
   }
 

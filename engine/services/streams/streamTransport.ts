@@ -23,6 +23,13 @@ export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 export const MAX_SUBSCRIPTIONS = 500;
 /** Events kept per asset for `resume_from`; an older seq gets a fresh `book`. */
 export const REPLAY_EVENTS = 2048;
+/**
+ * Shortest time between two flushes of the market channel while changes keep coming: a busy market's
+ * changes in that window go out as one frame per subscriber (one conflated price_change per asset), so
+ * the cost of sending does not grow with the order rate. After a quiet spell the next change goes out
+ * at once (end of its event-loop turn).
+ */
+export const FLUSH_INTERVAL_MS = 20;
 /** Largest accepted client message (bytes); bigger ones close the socket with 1009. */
 export const MAX_MESSAGE_BYTES = 64 * 1024;
 
@@ -30,8 +37,10 @@ export const MAX_MESSAGE_BYTES = 64 * 1024;
 export interface StreamLimits {
   maxBufferedBytes: number;
   maxSubscriptions: number;
-  /** Events kept per asset for `resume_from`. */
+  /** Events kept per asset for `resume_from` (at least; the ring is trimmed in chunks). */
   replayEvents: number;
+  /** See FLUSH_INTERVAL_MS (tests set 0 to see every change as its own event). */
+  flushIntervalMs: number;
 }
 
 /** Base of both channels' connections: frames out with the slow-consumer bound, errors as events. */
