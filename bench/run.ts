@@ -144,6 +144,14 @@ async function main(): Promise<void> {
       `≥ 90 % of ${fmt(st.orderPath.without.acceptedPerSecond)}/s without`,
       st.orderPath.percent >= 90,
     );
+    // CPU per order says what the subscribers cost where throughput is noisy: the engine's share, and the
+    // load generator's (the 100 subscribers' sockets live in this process, on the same two cores).
+    rows.push([
+      '  CPU per order: engine / load generator',
+      `${fmt(st.orderPath.with100.engineCpuUsPerOrder)} / ${fmt(st.orderPath.with100.loadGeneratorCpuUsPerOrder)} µs with 100 subscribers`,
+      `${fmt(st.orderPath.without.engineCpuUsPerOrder)} / ${fmt(st.orderPath.without.loadGeneratorCpuUsPerOrder)} µs without`,
+      '',
+    ]);
   }
 
   if (want('cold')) {
