@@ -4,6 +4,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import WebSocket from 'ws';
 import { createEngine, type Engine } from '../engine.js';
 
 const HEAD_MS = 300;
@@ -102,5 +103,18 @@ describe('deadlines on keep-alive connections served by fastify', () => {
     assert.deepEqual(responses(c.text()), ['HTTP/1.1 200', 'HTTP/1.1 200'], c.text());
     assert.equal(c.socket.destroyed, false, 'the connection stays open');
     c.socket.destroy();
+  });
+
+  it('a WebSocket stream outlives the request deadlines: they apply to HTTP requests, not upgraded connections', async () => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws/market`);
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    let closed = false;
+    ws.once('close', () => (closed = true));
+    await new Promise((r) => setTimeout(r, HEAD_MS + BODY_MS + 300));
+    assert.equal(closed, false, 'the stream is still open past head + body deadline');
+    const pong = new Promise<string>((r) => ws.once('message', (d: Buffer) => r(d.toString())));
+    ws.send('PING');
+    assert.equal(await pong, 'PONG');
+    ws.close();
   });
 });
