@@ -4,6 +4,7 @@ import { startChain } from './chain/startChain.js';
 import { resolveConfig, type EngineConfig } from './config.js';
 import { BODY_LIMIT, buildApp } from './http/app.js';
 import { createLeanServer, type LeanServer } from './http/leanServer.js';
+import { applyRequestDeadlines, BODY_TIMEOUT_MS, HEAD_TIMEOUT_MS, type RequestDeadlines } from './http/requestDeadlines.js';
 import { ConnectionTracker } from './http/connectionTracker.js';
 import { leanOrderRouter } from './http/routes/leanOrderRoutes.js';
 import { DATA_PREFIX, RELAYER_PREFIX } from './http/routes/index.js';
@@ -51,6 +52,8 @@ export interface Engine {
 export interface CreateEngineOptions {
   clock?: Clock;
   logger?: boolean;
+  /** Head and body deadlines of both HTTP paths (default 10 s and 30 s); tests shorten them. */
+  requestDeadlines?: RequestDeadlines;
 }
 
 /**
@@ -110,7 +113,10 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     async listen() {
       // The lean front listens; fastify's server (not listening itself) takes every connection it hands over.
       await app.ready();
-      const front = createLeanServer({ fallback: app.server, route: leanOrderRouter(ctx, app.requestGuard), bodyLimit: BODY_LIMIT });
+      const deadlines = opts.requestDeadlines ?? { headTimeoutMs: HEAD_TIMEOUT_MS, bodyTimeoutMs: BODY_TIMEOUT_MS };
+      // fastify's server is fed sockets, never listens: give it the lean front's deadlines explicitly.
+      applyRequestDeadlines(app.server, deadlines);
+      const front = createLeanServer({ fallback: app.server, route: leanOrderRouter(ctx, app.requestGuard), bodyLimit: BODY_LIMIT, ...deadlines });
       await new Promise<void>((resolve, reject) => {
         front.server.once('error', reject);
         front.server.listen(config.port, config.host, () => {

@@ -7,6 +7,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
+import { unpackedPath } from '../unpackedPath.js';
 
 export interface AnvilOptions {
   chainId: number;
@@ -33,9 +34,12 @@ export interface AnvilProcess {
   stop(timeoutMs?: number): Promise<void>;
 }
 
-export function anvilBinaryPath(): string {
-  const pkg = createRequire(import.meta.url).resolve('@foundry-rs/anvil-linux-amd64/package.json');
-  return join(dirname(pkg), 'bin', 'anvil');
+/**
+ * The anvil executable of the npm package. In the packaged app the package lies inside app.asar, which
+ * spawn cannot execute from: electron-builder.yml unpacks it, and the real file is in app.asar.unpacked.
+ */
+export function anvilBinaryPath(pkg: string = createRequire(import.meta.url).resolve('@foundry-rs/anvil-linux-amd64/package.json')): string {
+  return unpackedPath(join(dirname(pkg), 'bin', 'anvil'));
 }
 
 function freePort(): Promise<number> {

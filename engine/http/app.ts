@@ -4,6 +4,7 @@ import { AJV_CUSTOM_OPTIONS, routeValidatorCompiler, validationErrorBody, type S
 import type { EngineContext } from '../services/context.js';
 import { registerRoutes } from './routes/index.js';
 import { RequestGuard } from './requestGuard.js';
+import { clientErrorHandler } from './requestDeadlines.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 const BLANK = /^\s*$/;
@@ -30,6 +31,8 @@ export async function buildApp(ctx: EngineContext, opts: { logger?: boolean } = 
     // Public clients send Content-Type: application/json on bodiless GET/DELETE; treat them as bodiless.
     return503OnClosing: true,
     ajv: { customOptions: AJV_CUSTOM_OPTIONS },
+    // A request past its deadline (requestDeadlines.ts) gets the same 408 as on the lean front.
+    clientErrorHandler,
   });
 
   app.setValidatorCompiler(routeValidatorCompiler() as Parameters<typeof app.setValidatorCompiler>[0]);

@@ -8,8 +8,10 @@ export const SHUTDOWN_GRACE_MS = 2000;
 /**
  * Every connection the engine accepted, and which of them have a request in flight. Node tracks the
  * connections of a server that listens; fastify's server never listens here (the lean front hands it
- * sockets), so its close() neither sees idle keep-alive sockets nor ends them, and a bot holding one
- * kept the engine from exiting. Shutdown, with this: idle connections are closed at once, busy ones
+ * sockets). requestDeadlines.ts starts Node's tracking for it (for the head/body deadlines), but that
+ * covers only sockets already handed over, not the ones the lean front still holds, and Node's close()
+ * has no grace for busy ones: before this, a bot holding an idle keep-alive socket kept the engine
+ * from exiting. Shutdown, with this: idle connections are closed at once, busy ones
  * right after their answer is written (durable: the answer waits for the write), and whatever is left
  * (a client trickling a request head, a peer that stopped reading) is destroyed after the grace.
  */

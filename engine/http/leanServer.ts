@@ -1,7 +1,7 @@
 import { STATUS_CODES, type Server as HttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import { errorReply } from './app.js';
-import { ERRORS } from '../protocol/errors.js';
+import { BODY_TIMEOUT_MS, HEAD_TIMEOUT_MS, REQUEST_TIMEOUT_RESPONSE } from './requestDeadlines.js';
 
 /** A request the lean path handles: a complete HTTP/1.1 message with a Content-Length body (or none). */
 export interface LeanRequest {
@@ -45,8 +45,6 @@ export interface LeanServerOptions {
   maxConnections?: number;
 }
 
-export const HEAD_TIMEOUT_MS = 10_000;
-export const BODY_TIMEOUT_MS = 30_000;
 /** HTTP and WebSocket connections together: room for the issue's 1,000 stream subscribers beside the HTTP clients. */
 export const MAX_CONNECTIONS = 4096;
 
@@ -55,8 +53,6 @@ const MAX_IN_FLIGHT = 64;
 /** Node's default limit on the request head; a longer head goes to the fallback (which answers 431). */
 const MAX_HEAD_BYTES = 16 * 1024;
 const HEAD_END = Buffer.from('\r\n\r\n');
-const REQUEST_TIMEOUT_BODY = JSON.stringify({ error: 'request_timeout', message: ERRORS.request_timeout.message });
-const REQUEST_TIMEOUT_RESPONSE = `HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json; charset=utf-8\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(REQUEST_TIMEOUT_BODY)}\r\n\r\n${REQUEST_TIMEOUT_BODY}`;
 const REQUEST_LINE = /^([A-Z]+) (\/[^ ]*) HTTP\/1\.1$/;
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 

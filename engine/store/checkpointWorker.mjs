@@ -1,11 +1,11 @@
 // Worker thread of WriteBatcher: WAL checkpoints on a connection of its own, so the copy of WAL pages
 // into the database file and its two fsyncs never block the engine's main thread.
 // Plain ESM JavaScript so it loads the same under tsx, plain node and a bundled build.
-// workerData: { file }.  Message in: 'checkpoint'.  Message out: { ok, busy, log, checkpointed } or { ok: false, error }.
+// workerData: { file, sqlite } (sqlite: better-sqlite3 options from sqliteBinding.ts, the addon's real path when packaged).  Message in: 'checkpoint'.  Message out: { ok, busy, log, checkpointed } or { ok: false, error }.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
-const db = new Database(workerData.file, { fileMustExist: true });
+const db = new Database(workerData.file, { ...workerData.sqlite, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
 // The checkpointer syncs the WAL before copying and the database file after (synchronous=NORMAL or FULL).
 db.pragma('synchronous = FULL');

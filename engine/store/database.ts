@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS } from './migrations/index.js';
 import { makePrivateFile } from './privateFiles.js';
+import { sqliteBinding } from './sqliteBinding.js';
 
 export type Db = Database.Database;
 
@@ -19,7 +20,7 @@ export function openDatabase(file: string): Db {
     // SQLite gives the -wal and -shm files the database file's mode: make that 0600 before it opens.
     makePrivateFile(file, true);
   }
-  const db = new Database(file);
+  const db = new Database(file, sqliteBinding());
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');

@@ -5,9 +5,10 @@ import Database from 'better-sqlite3';
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { decodeOrderWrites, OrderWriteApplier, type OrderWrite } from './orderWrites.js';
 import type { WriterReply, WriterRequest } from './orderWriterProtocol.js';
+import { sqliteBinding } from './sqliteBinding.js';
 
 const { file, replies } = workerData as { file: string; replies: MessagePort };
-const db = new Database(file);
+const db = new Database(file, sqliteBinding());
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = FULL');
 db.pragma('foreign_keys = ON');

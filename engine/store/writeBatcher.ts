@@ -2,6 +2,7 @@ import { closeSync, fdatasync, fdatasyncSync, openSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.js';
+import { sqliteBinding } from './sqliteBinding.js';
 
 export type Write = (db: Db) => void;
 
@@ -171,7 +172,7 @@ export class WriteBatcher {
     if (this.checkpointer) return this.checkpointer;
     let worker: Worker;
     try {
-      worker = new Worker(CHECKPOINT_WORKER_URL, { workerData: { file: this.db.name }, execArgv: [] });
+      worker = new Worker(CHECKPOINT_WORKER_URL, { workerData: { file: this.db.name, sqlite: sqliteBinding() }, execArgv: [] });
     } catch {
       this.autoCheckpointFallback();
       return undefined;

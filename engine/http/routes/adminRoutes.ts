@@ -6,6 +6,7 @@ import { PublicMarketSchema } from '../../protocol/schemas/markets.js';
 import type { EngineContext } from '../../services/context.js';
 import { MarketDataService } from '../../services/markets/marketDataService.js';
 import { operatorGuard } from './operatorGuard.js';
+import { emptyBodyIsObject } from './emptyBodyIsObject.js';
 
 const TAG = ['operator'];
 const SECURITY = [{ operatorToken: [] }];
@@ -15,10 +16,6 @@ export function adminRoutes(app: FastifyInstance, ctx: EngineContext): void {
   const data = new MarketDataService(ctx);
 
   const requireOperator = operatorGuard(ctx);
-  // Pause and resume take an optional body: treat "no body" as {} before the schema sees it.
-  const emptyBodyIsObject = async (req: FastifyRequest): Promise<void> => {
-    if (req.body === undefined || req.body === null) req.body = {};
-  };
   // Money fields must be decimal STRINGS (a JSON number is a float); checked before ajv would coerce them.
   const decimalStrings =
     (...fields: string[]) =>

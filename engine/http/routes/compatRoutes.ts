@@ -26,6 +26,7 @@ import type { Identity } from '../../services/auth/authService.js';
 import type { EngineContext } from '../../services/context.js';
 import { MarketListings } from '../../services/markets/marketListings.js';
 import { requireL2 } from '../l2Guard.js';
+import { emptyBodyIsObject } from './emptyBodyIsObject.js';
 
 const MARKET_TAG = ['market data'];
 const ACCOUNT_TAG = ['orders'];
@@ -39,11 +40,6 @@ function identityOf(req: FastifyRequest): Identity {
   const id: Identity | undefined = req.identity;
   if (!id) throw new ApiError('missing_auth_headers', 'This route needs L2 authentication headers (SERVICE_ADDRESS, SERVICE_SIGNATURE, SERVICE_TIMESTAMP, SERVICE_API_KEY, SERVICE_PASSPHRASE).');
   return id;
-}
-
-/** A heartbeat may come without a body (the public docs' curl): treat it as {} so the schema names fields, not the body. */
-async function emptyBodyIsObject(req: FastifyRequest): Promise<void> {
-  if (req.body === undefined || req.body === null) req.body = {};
 }
 
 /** An order id as the client sent it, checked to be a ULID; `where` names it in the 400. */

@@ -27,6 +27,7 @@ import { PublicLookupResponseSchema, PublicOpenOrdersPageSchema, PublicOrderReco
 import type { EngineContext } from '../../services/context.js';
 import type { OrderIdentity, PlacementResult } from '../../services/orders/orderService.js';
 import { requireL2 } from '../l2Guard.js';
+import { emptyBodyIsObject } from './emptyBodyIsObject.js';
 
 const TAG = ['orders'];
 const SECURITY = [{ l2: [] }];
@@ -52,11 +53,6 @@ export function profilePlacement(ctx: EngineContext, result: PlacementResult): P
 function sendPlacement(reply: FastifyReply, result: PlacementResult): FastifyReply {
   const r = placementReply(result);
   return reply.code(r.status).send(r.body);
-}
-
-/** DELETE routes whose body public clients may omit: treat "no body" as {} so the schema names fields, not the body. */
-async function emptyBodyIsObject(req: FastifyRequest): Promise<void> {
-  if (req.body === undefined || req.body === null) req.body = {};
 }
 
 /**

@@ -4,6 +4,8 @@
  * signature worker (recoveryWorker.mjs, plain JavaScript) loads the same file itself.
  */
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { unpackedPath } from '../../unpackedPath.js';
 
 export interface CryptoNative {
   /** Whether every signature recovers the key it claims (native/batchVerify.c). */
@@ -12,9 +14,17 @@ export interface CryptoNative {
   hmacSha256(key: Uint8Array, message: string, out: Uint8Array): void;
 }
 
+/**
+ * The addon's file. In the packaged app this module lies inside app.asar and dlopen needs a real file:
+ * electron-builder.yml unpacks every .node, so the path is the one in app.asar.unpacked.
+ */
+export function cryptoNativePath(moduleUrl: string = import.meta.url): string {
+  return unpackedPath(fileURLToPath(new URL('./native/cryptoNative.node', moduleUrl)));
+}
+
 function load(): CryptoNative | null {
   try {
-    return createRequire(import.meta.url)('./native/cryptoNative.node') as CryptoNative;
+    return createRequire(import.meta.url)(cryptoNativePath()) as CryptoNative;
   } catch {
     return null;
   }

@@ -13,7 +13,7 @@
 // each of them is recovered on its own so the caller learns who did sign.
 import { randomFillSync } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import secp256k1 from 'secp256k1';
 
 const UNKNOWN = 0xffff;
@@ -25,7 +25,8 @@ function loadBatchVerifier() {
   // SIGNATURE_BATCH_VERIFY=0 switches batching off (benchmarks compare the two).
   if (process.env.SIGNATURE_BATCH_VERIFY === '0') return null;
   try {
-    return createRequire(import.meta.url)('./native/cryptoNative.node');
+    // The parent names the file (cryptoNativePath: the real file in app.asar.unpacked when packaged).
+    return createRequire(import.meta.url)(workerData?.addon ?? './native/cryptoNative.node');
   } catch {
     return null; // not built (no compiler at install): every signature is recovered on its own
   }

@@ -40,6 +40,7 @@ import { Worker } from 'node:worker_threads';
 import type { Address, Hex, OrderDomainParams } from '../../protocol/eip712.js';
 import { bytesToHex, orderDigest, type OrderDigestInput } from './orderDigest.js';
 import { parseSignature, publicKeyToAddress, recoverPublicKey, type ParsedSignature } from './recoverSigner.js';
+import { cryptoNativePath } from './cryptoNative.js';
 
 export type VerifierMode = 'inline' | 'worker';
 
@@ -111,7 +112,7 @@ export class SignatureVerifier {
   }
 
   private spawn(): WorkerSlot {
-    const worker = new Worker(WORKER_URL, { execArgv: [] });
+    const worker = new Worker(WORKER_URL, { execArgv: [], workerData: { addon: cryptoNativePath() } });
     const slot: WorkerSlot = { worker, inflight: new Map(), dead: false };
     worker.on('message', (msg: { id: number; ok: Uint8Array; pubs: Uint8Array; batched: number }) => {
       const batch = slot.inflight.get(msg.id);
