@@ -5,7 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createWalletClient, encodeFunctionData, http, parseAbi, zeroAddress, type Address, type Hex } from 'viem';
+import { createWalletClient, encodeFunctionData, hashDomain, http, parseAbi, zeroAddress, type Address, type Hex } from 'viem';
+import { SAFE_ABI, SAFE_PROXY_FACTORY_ABI } from '../../chain/abis.js';
+import { POLYGON_WALLET_CONTRACTS } from '../../protocol/contractAddresses.js';
+import { POLYMARKET_SAFE_PROXY_CREATION_CODE } from '../../protocol/walletAddresses.js';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { polygon } from 'viem/chains';
 import { deriveProxyWallet, deriveSafe } from '@polymarket/builder-relayer-client/dist/builder/derive.js';
@@ -135,6 +138,12 @@ describe('the stock builder-relayer-client reads against a real anvil chain in t
   });
 });
 
+const DOMAIN_FIELDS = [
+  { name: 'name', type: 'string' },
+  { name: 'chainId', type: 'uint256' },
+  { name: 'verifyingContract', type: 'address' },
+] as const;
+
 const ERC20 = parseAbi(['function transfer(address to, uint256 amount) returns (bool)', 'function balanceOf(address) view returns (uint256)', 'function mint(address to, uint256 amount)']);
 
 /** The stock client with a viem wallet on the engine's chain (the signer the client signs and estimates with). */
@@ -187,6 +196,17 @@ describe('the stock builder-relayer-client drives Safe and proxy wallets to STAT
       assert.ok(code && code.length > 2, `no code at ${a}`);
     }
     assert.equal(r!.engine.ctx.chain.deployment.safeFactory, config.SafeContracts.SafeFactory);
+    // The placed factory holds what its constructor wrote: the published proxy code, the public singleton and name.
+    const factory = config.SafeContracts.SafeFactory as Address;
+    const read = <T>(functionName: 'proxyCreationCode' | 'masterCopy' | 'domainSeparator' | 'computeProxyAddress', args?: [Address]) =>
+      pub.readContract({ address: factory, abi: SAFE_PROXY_FACTORY_ABI, functionName, args } as never) as Promise<T>;
+    assert.equal(await read<Hex>('proxyCreationCode'), POLYMARKET_SAFE_PROXY_CREATION_CODE);
+    assert.equal(await read<Address>('masterCopy'), POLYGON_WALLET_CONTRACTS.safeSingleton);
+    assert.equal(await read<Hex>('domainSeparator'), hashDomain({ domain: { name: 'Polymarket Contract Proxy Factory', chainId: 137n, verifyingContract: factory }, types: { EIP712Domain: DOMAIN_FIELDS } }));
+    const owner = privateKeyToAccount(generatePrivateKey()).address;
+    assert.equal(await read<Address>('computeProxyAddress', [owner]), deriveSafe(owner, factory));
+    // GnosisSafeL2 marks its singleton as set up (threshold 1) in its constructor; the placed copy keeps that.
+    assert.equal(await pub.readContract({ address: POLYGON_WALLET_CONTRACTS.safeSingleton, abi: SAFE_ABI, functionName: 'getThreshold' }), 1n);
   });
 
   it('deploy() creates the Safe the client derives, and execute() runs a Safe transaction and a MultiSend batch', async () => {
@@ -258,9 +278,10 @@ describe('the stock builder-relayer-client drives Safe and proxy wallets to STAT
     const body = JSON.stringify(forged);
     const headers = new BuilderSigner(creds).createBuilderHeaderPayload('POST', '/submit', body);
     const res = await injectWithBuilder(r!, headers, body);
-    assert.ok(res.statusCode === 400 || res.statusCode === 401, `${res.statusCode} ${res.body}`);
-    const err = res.json() as { error: string; message?: string };
-    assert.match(err.error, /signature|owner/);
+    assert.equal(res.statusCode, 400, res.body);
+    const err = res.json() as { error: string; details: { field: string; recovered: string } };
+    assert.equal(err.error, 'invalid_relayer_signature');
+    assert.deepEqual(err.details, { field: 'signature', recovered: attacker.address.toLowerCase() });
     // And an attacker signing as itself for the victim's Safe: `proxyWallet` is not the Safe of `from`.
     const mine = await hushed(() =>
       buildSafeTransactionRequest(
@@ -272,7 +293,8 @@ describe('the stock builder-relayer-client drives Safe and proxy wallets to STAT
     const aimed = JSON.stringify({ ...mine, proxyWallet: safe });
     const res2 = await injectWithBuilder(r!, new BuilderSigner(creds).createBuilderHeaderPayload('POST', '/submit', aimed), aimed);
     assert.equal(res2.statusCode, 400, res2.body);
-    assert.match(res2.body, /proxyWallet/);
+    assert.equal(res2.json().error, 'invalid_relayer_payload');
+    assert.equal(res2.json().details.field, 'proxyWallet');
   });
 
   it('a CreateProxy signed under the local domain name is refused: this profile\'s factory says "Polymarket Contract Proxy Factory"', async () => {
@@ -289,7 +311,8 @@ describe('the stock builder-relayer-client drives Safe and proxy wallets to STAT
       signatureParams: { paymentToken: zeroAddress, payment: '0', paymentReceiver: zeroAddress }, type: 'SAFE-CREATE',
     });
     const res = await injectWithBuilder(r!, new BuilderSigner(creds).createBuilderHeaderPayload('POST', '/submit', body), body);
-    assert.ok(res.statusCode === 400 || res.statusCode === 401, `${res.statusCode} ${res.body}`);
-    assert.match(res.body, /Polymarket Contract Proxy Factory/);
+    assert.equal(res.statusCode, 400, res.body);
+    assert.equal(res.json().error, 'invalid_relayer_signature');
+    assert.match(res.json().message, /Polymarket Contract Proxy Factory/);
   });
 });
