@@ -15,6 +15,7 @@ import { deriveProxyWallet, deriveSafe } from '@polymarket/builder-relayer-clien
 import { getContractConfig } from '@polymarket/builder-relayer-client/dist/config/index.js';
 import { RelayerTxType, type RelayerTransaction } from '@polymarket/builder-relayer-client/dist/types.js';
 import { createL1Headers } from '../../client/createL1Headers.js';
+import { buildSafeCreateSubmit } from '../../client/relayerSigners.js';
 import type { EngineConfig } from '../../config.js';
 import { createEngine, type Engine, type ReadyLine } from '../../engine.js';
 
@@ -295,6 +296,18 @@ describe('the stock builder-relayer-client drives Safe and proxy wallets to STAT
     assert.equal(res2.statusCode, 400, res2.body);
     assert.equal(res2.json().error, 'invalid_relayer_payload');
     assert.equal(res2.json().details.field, 'proxyWallet');
+  });
+
+  it('the sandbox\'s own client signs CreateProxy under the public name for the Polygon factory, and the Safe confirms', async () => {
+    const owner = privateKeyToAccount(generatePrivateKey());
+    const factory = getContractConfig(137).SafeContracts.SafeFactory as Address;
+    const safe = deriveSafe(owner.address, factory) as Address;
+    const body = JSON.stringify(await buildSafeCreateSubmit(owner, { chainId: 137, safeFactory: factory, safe }));
+    const res = await injectWithBuilder(r!, new BuilderSigner(creds).createBuilderHeaderPayload('POST', '/submit', body), body);
+    assert.equal(res.statusCode, 200, res.body);
+    const done = await confirmed(stockClient(r!, creds), (res.json() as { transactionID: string }).transactionID);
+    assert.equal(done?.state, 'STATE_CONFIRMED');
+    assert.equal(await stockClient(r!, creds).getDeployed(safe), true);
   });
 
   it('a CreateProxy signed under the local domain name is refused: this profile\'s factory says "Polymarket Contract Proxy Factory"', async () => {
