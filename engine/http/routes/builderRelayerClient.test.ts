@@ -147,9 +147,17 @@ const DOMAIN_FIELDS = [
 
 const ERC20 = parseAbi(['function transfer(address to, uint256 amount) returns (bool)', 'function balanceOf(address) view returns (uint256)', 'function mint(address to, uint256 amount)']);
 
-/** The stock client with a viem wallet on the engine's chain (the signer the client signs and estimates with). */
-function signingClient(r: Running, account: PrivateKeyAccount, creds: { key: string; secret: string; passphrase: string }, type = RelayerTxType.SAFE): RelayClient {
-  const wallet = createWalletClient({ account, chain: polygon, transport: http(r.engine.ctx.chain.rpcUrl!) });
+/** GET /config's rpcUrl: the engine's POST /rpc in front of the local chain, as a bot would find it. */
+async function configRpcUrl(r: Running): Promise<string> {
+  const res = await fetch(`${r.ready.trading}/config`);
+  const url = ((await res.json()) as { rpcUrl: string | null }).rpcUrl;
+  assert.ok(url, 'GET /config names an rpcUrl');
+  return url;
+}
+
+/** The stock client with a viem wallet on the engine's chain (the signer the client signs and estimates gas with). */
+async function signingClient(r: Running, account: PrivateKeyAccount, creds: { key: string; secret: string; passphrase: string }, type = RelayerTxType.SAFE): Promise<RelayClient> {
+  const wallet = createWalletClient({ account, chain: polygon, transport: http(await configRpcUrl(r)) });
   const builder = new BuilderConfig({ localBuilderCreds: { key: creds.key, secret: creds.secret, passphrase: creds.passphrase } });
   return new RelayClient(r.ready.relayer, 137, wallet, builder, type);
 }
@@ -212,7 +220,7 @@ describe('the stock builder-relayer-client drives Safe and proxy wallets to STAT
 
   it('deploy() creates the Safe the client derives, and execute() runs a Safe transaction and a MultiSend batch', async () => {
     const owner = privateKeyToAccount(generatePrivateKey());
-    const client = signingClient(r!, owner, creds);
+    const client = await signingClient(r!, owner, creds);
     const safe = deriveSafe(owner.address, getContractConfig(137).SafeContracts.SafeFactory);
     await hushed(async () => {
       const deploy = await client.deploy();
@@ -240,7 +248,7 @@ describe('the stock builder-relayer-client drives Safe and proxy wallets to STAT
 
   it('a proxy-wallet batch through the GSN RelayHub creates the wallet the client derives and runs every call', async () => {
     const owner = privateKeyToAccount(generatePrivateKey());
-    const client = signingClient(r!, owner, creds, RelayerTxType.PROXY);
+    const client = await signingClient(r!, owner, creds, RelayerTxType.PROXY);
     const wallet = deriveProxyWallet(owner.address, getContractConfig(137).ProxyContracts.ProxyFactory) as Address;
     await mint(wallet, 3_000_000n);
     const to = privateKeyToAccount(generatePrivateKey()).address;
@@ -257,7 +265,7 @@ describe('the stock builder-relayer-client drives Safe and proxy wallets to STAT
   it('a Safe transaction for someone else\'s Safe, or signed by someone else, is refused with a 4xx naming the problem', async () => {
     const victim = privateKeyToAccount(generatePrivateKey());
     const attacker = privateKeyToAccount(generatePrivateKey());
-    const victimClient = signingClient(r!, victim, creds);
+    const victimClient = await signingClient(r!, victim, creds);
     await hushed(async () => {
       const deploy = await victimClient.deploy();
       assert.equal((await confirmed(victimClient, deploy.transactionID))?.state, 'STATE_CONFIRMED');
@@ -267,7 +275,7 @@ describe('the stock builder-relayer-client drives Safe and proxy wallets to STAT
     // with the victim as `from`, the signature no longer recovers to the owner.
     const { buildSafeTransactionRequest } = await import('@polymarket/builder-relayer-client/dist/builder/safe.js');
     const { createAbstractSigner } = await import('@polymarket/builder-abstract-signer');
-    const attackerWallet = createWalletClient({ account: attacker, chain: polygon, transport: http(r!.engine.ctx.chain.rpcUrl!) });
+    const attackerWallet = createWalletClient({ account: attacker, chain: polygon, transport: http(await configRpcUrl(r!)) });
     const forged = await hushed(() =>
       buildSafeTransactionRequest(
         createAbstractSigner(137, attackerWallet),
