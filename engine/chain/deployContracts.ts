@@ -3,6 +3,11 @@
  * each one is the operator's CREATE at a fixed nonce, so a fresh chain gets every deployment in one burst
  * of pre-signed transactions, and a kept chain only gets what is missing. Then the GSN relay is staked
  * (by the operator) and registered (by the relay EOA), as RelayHub v1 requires before relayCall.
+ *
+ * In the polymarket profile the wallet contracts must run at the public Polygon addresses (nobody can
+ * CREATE there), so each is constructed at its CREATE address with the public addresses as constructor
+ * arguments, then its runtime code and the storage its constructor wrote (read with the prestateTracer of
+ * debug_traceTransaction) are placed at the public address with anvil_setCode / anvil_setStorageAt.
  */
 import {
   encodeAbiParameters,
@@ -53,7 +58,13 @@ export interface DeploymentReport {
   ms: number;
 }
 
-function creationData(name: DeployedContractName, addrs: DeploymentAddresses): Hex {
+/** What the Safe factory is constructed with besides addresses (its EIP-712 name and proxy creation code). */
+export interface SafeFactoryOptions {
+  name: string;
+  proxyCreationCode: Hex;
+}
+
+function creationData(name: DeployedContractName, addrs: DeploymentAddresses, safe: SafeFactoryOptions): Hex {
   switch (name) {
     case 'collateral':
       return localArtifact('SandboxUSD').bytecode;
@@ -68,8 +79,8 @@ function creationData(name: DeployedContractName, addrs: DeploymentAddresses): H
     case 'safeFactory':
       return (localArtifact('SafeProxyFactory').bytecode +
         encodeAbiParameters(
-          [{ type: 'address' }, { type: 'address' }, { type: 'bytes' }],
-          [addrs.safeSingleton, addrs.fallbackHandler, npmArtifact('GnosisSafeProxy').bytecode],
+          [{ type: 'address' }, { type: 'address' }, { type: 'bytes' }, { type: 'string' }],
+          [addrs.safeSingleton, addrs.fallbackHandler, safe.proxyCreationCode, safe.name],
         ).slice(2)) as Hex;
     case 'relayHub':
       return localArtifact('RelayHub').bytecode;
@@ -97,7 +108,12 @@ export interface DeployInput {
   publicClient: PublicClient<Transport, Chain>;
   operator: PrivateKeyAccount;
   relay: PrivateKeyAccount;
+  /** Where each contract runs (its CREATE address, or a public address it is placed at). */
   addresses: DeploymentAddresses;
+  /** The operator's CREATE address of each contract (defaults to `addresses`). */
+  created?: DeploymentAddresses;
+  /** Defaults: the npm GnosisSafeProxy creation code and the local domain name. */
+  safeFactory?: SafeFactoryOptions;
   /** URL the relay registers with (informational in RelayHub v1). */
   relayUrl: string;
 }
@@ -106,6 +122,9 @@ export interface DeployInput {
 export async function ensureDeployed(input: DeployInput): Promise<DeploymentReport> {
   const started = performance.now();
   const { publicClient: client, operator, addresses } = input;
+  const created = input.created ?? addresses;
+  const safe = input.safeFactory ?? { name: 'Service Contract Proxy Factory', proxyCreationCode: npmArtifact('GnosisSafeProxy').bytecode };
+  const placed = (n: DeployedContractName) => created[n].toLowerCase() !== addresses[n].toLowerCase();
   const chainId = client.chain.id;
 
   const present = await Promise.all(DEPLOYMENT_ORDER.map((n) => hasCode(client, addresses[n])));
@@ -133,19 +152,28 @@ export async function ensureDeployed(input: DeployInput): Promise<DeploymentRepo
         gas: DEPLOY_GAS[name],
         ...fee,
         value: 0n,
-        data: creationData(name, addresses),
+        data: creationData(name, addresses, safe),
       });
       signed.push({ name, raw });
     }
-    // In nonce order, each awaited so a node without automine still sees them in sequence.
+    // In nonce order, each awaited so a node without automine still sees them in sequence. A contract that
+    // runs elsewhere is placed there before the next one is sent (a later constructor may check its code).
     const hashes: Hex[] = [];
-    for (const s of signed) hashes.push(await client.sendRawTransaction({ serializedTransaction: s.raw }));
+    for (const s of signed) {
+      const hash = await client.sendRawTransaction({ serializedTransaction: s.raw });
+      hashes.push(hash);
+      if (placed(s.name)) {
+        const r = await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+        if (r.status !== 'success') throw new Error(`deploying ${s.name} reverted (tx ${hash})`);
+        await placeAt(client, created[s.name], addresses[s.name], hash);
+      }
+    }
     const receipts = await Promise.all(hashes.map((hash) => client.waitForTransactionReceipt({ hash, pollingInterval: 50 })));
     receipts.forEach((r, i) => {
       const name = signed[i]!.name;
       if (r.status !== 'success') throw new Error(`deploying ${name} reverted (tx ${r.transactionHash})`);
-      if (r.contractAddress?.toLowerCase() !== addresses[name].toLowerCase()) {
-        throw new Error(`${name} landed at ${r.contractAddress}, expected ${addresses[name]}`);
+      if (r.contractAddress?.toLowerCase() !== created[name].toLowerCase()) {
+        throw new Error(`${name} landed at ${r.contractAddress}, expected ${created[name]}`);
       }
       deployed.push({ name, address: addresses[name], txHash: r.transactionHash, gasUsed: r.gasUsed });
     });
@@ -153,6 +181,32 @@ export async function ensureDeployed(input: DeployInput): Promise<DeploymentRepo
 
   const relayRegistered = await ensureRelayRegistered(input);
   return { deployed, relayRegistered, ms: performance.now() - started };
+}
+
+interface PrestateDiff {
+  post: Record<string, { storage?: Record<Hex, Hex> }>;
+}
+
+/** Copies a freshly constructed contract (runtime code and the storage its constructor wrote) to `to`. */
+async function placeAt(client: PublicClient<Transport, Chain>, from: Address, to: Address, deployTx: Hex): Promise<void> {
+  const code = await client.getCode({ address: from });
+  if (!code || code === '0x') throw new Error(`no code at ${from} to place at ${to}`);
+  try {
+    const diff = (await client.request({
+      method: 'debug_traceTransaction',
+      params: [deployTx, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }],
+    } as never)) as PrestateDiff;
+    const storage = diff.post[from.toLowerCase()]?.storage ?? {};
+    await client.request({ method: 'anvil_setCode', params: [to, code] } as never);
+    for (const [slot, value] of Object.entries(storage)) {
+      await client.request({ method: 'anvil_setStorageAt', params: [to, slot, value] } as never);
+    }
+  } catch (e) {
+    const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
+    throw new Error(
+      `placing the contract built at ${from} at ${to} needs a dev node (debug_traceTransaction prestateTracer, anvil_setCode, anvil_setStorageAt): ${why}`,
+    );
+  }
 }
 
 async function ensureRelayRegistered(input: DeployInput): Promise<boolean> {

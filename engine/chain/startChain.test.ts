@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { hashDomain, keccak256, toHex, type Hex } from 'viem';
 import { resolveConfig } from '../config.js';
-import { DEPLOYMENT_ORDER, LOCAL_EXCHANGE_ADDRESS, POLYGON_EXCHANGE_ADDRESS, predictContractAddresses } from '../protocol/contractAddresses.js';
+import { DEPLOYMENT_ORDER, LOCAL_EXCHANGE_ADDRESS, POLYGON_EXCHANGE_ADDRESS, POLYGON_WALLET_CONTRACTS, predictContractAddresses } from '../protocol/contractAddresses.js';
 import { conditionIdOf } from '../protocol/ctfIds.js';
 import { ApiError } from '../protocol/errors.js';
 import { deriveProxyWalletAddress, deriveSafeAddress, GNOSIS_SAFE_PROXY_CREATION_CODE } from '../protocol/walletAddresses.js';
@@ -196,5 +196,50 @@ describe('startChain with a local anvil', () => {
       assert.ok(code && code.length > 2, `${name} still has code`);
     }
     assert.equal(await chain.reachable(), true);
+  });
+});
+
+describe('startChain with a local anvil in the polymarket profile', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'start-chain-pm-'));
+  const s = secrets();
+  const config = resolveConfig({ dataDir, chain: 'anvil', profile: 'polymarket' });
+  let chain: ConnectedChain;
+
+  before(async () => {
+    chain = (await startChain(config, s)) as ConnectedChain;
+  });
+
+  after(async () => {
+    await chain?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('runs the wallet contracts at the public Polygon addresses and the rest at the operator\'s CREATE addresses', async () => {
+    const created = predictContractAddresses(chain.operatorAddress);
+    assert.deepEqual(chain.deployment, { ...created, ...POLYGON_WALLET_CONTRACTS });
+    assert.equal(await chain.publicClient.getChainId(), 137);
+    for (const name of DEPLOYMENT_ORDER) {
+      const code = await chain.publicClient.getCode({ address: chain.deployment[name] });
+      assert.ok(code && code.length > 2, `${name} has code at ${chain.deployment[name]}`);
+    }
+    const [, , , , state] = await chain.publicClient.readContract({ address: POLYGON_WALLET_CONTRACTS.relayHub, abi: RELAY_HUB_ABI, functionName: 'getRelay', args: [chain.relayAddress] });
+    assert.equal(state, RELAY_STATE.Registered);
+    const owner = privateKeyToAccount(generatePrivateKey()).address;
+    const c = chain.publicClient;
+    const d = chain.deployment;
+    assert.equal(await c.readContract({ address: d.safeFactory, abi: SAFE_PROXY_FACTORY_ABI, functionName: 'computeProxyAddress', args: [owner] }), deriveSafeAddress(owner, d));
+    assert.equal(await c.readContract({ address: d.proxyFactory, abi: PROXY_WALLET_FACTORY_ABI, functionName: 'computeWalletAddress', args: [owner] }), deriveProxyWalletAddress(owner, d));
+    assert.equal(await c.readContract({ address: d.proxyFactory, abi: PROXY_WALLET_FACTORY_ABI, functionName: 'getHubAddr' }), POLYGON_WALLET_CONTRACTS.relayHub);
+  });
+
+  it('keeps the placed contracts and the relay registration across a restart without deploying again', async () => {
+    await chain.stop();
+    chain = (await startChain(config, s)) as ConnectedChain;
+    assert.deepEqual(chain.lastDeployment?.deployed, []);
+    assert.equal(chain.lastDeployment?.relayRegistered, false);
+    for (const name of DEPLOYMENT_ORDER) {
+      const code = await chain.publicClient.getCode({ address: chain.deployment[name] });
+      assert.ok(code && code.length > 2, `${name} still has code`);
+    }
   });
 });

@@ -22,7 +22,14 @@ import {
 import { getTransactionCount } from 'viem/actions';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { EngineConfig } from '../config.js';
-import { predictContractAddresses, exchangeAddresses, type DeploymentAddresses } from '../protocol/contractAddresses.js';
+import {
+  deploymentAddresses,
+  exchangeAddresses,
+  predictContractAddresses,
+  safeFactoryDomainName,
+  type DeploymentAddresses,
+} from '../protocol/contractAddresses.js';
+import { safeProxyCreationCodeOf } from '../protocol/walletAddresses.js';
 import { ApiError } from '../protocol/errors.js';
 import { CHAIN_ABIS } from './abis.js';
 import { startAnvil, type AnvilProcess } from './anvilProcess.js';
@@ -96,7 +103,7 @@ class DisabledChain implements ChainHandle {
   ) {
     this.operatorAddress = operator;
     this.relayAddress = relay;
-    this.deployment = predictContractAddresses(operator);
+    this.deployment = deploymentAddresses(operator, config.profile);
     this.contracts = publicContracts(config, this.deployment, false);
   }
 
@@ -124,6 +131,7 @@ export class ConnectedChain implements ChainHandle {
   lastDeployment: DeploymentReport | null = null;
   private prepared: Promise<void> | null = null;
   private stopped = false;
+  private readonly profile: EngineConfig['profile'];
 
   constructor(
     readonly chainId: number,
@@ -135,7 +143,8 @@ export class ConnectedChain implements ChainHandle {
   ) {
     this.operatorAddress = operator.address;
     this.relayAddress = relay.address;
-    this.deployment = predictContractAddresses(operator.address);
+    this.profile = config.profile;
+    this.deployment = deploymentAddresses(operator.address, config.profile);
     this.contracts = publicContracts(config, this.deployment, true);
     const chain = viemChain(chainId, rpcUrl);
     // No transport retries: an unreachable node should surface at once as wallet_transport_error.
@@ -165,6 +174,8 @@ export class ConnectedChain implements ChainHandle {
       operator: this.operator,
       relay: this.relay,
       addresses: this.deployment,
+      created: predictContractAddresses(this.operator.address),
+      safeFactory: { name: safeFactoryDomainName(this.profile), proxyCreationCode: safeProxyCreationCodeOf(this.deployment.safeFactory) },
       relayUrl: RELAY_URL,
     });
   }

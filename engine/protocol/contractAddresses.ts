@@ -42,6 +42,37 @@ export function localSigningAddress(label: string): Address {
   return getAddress(slice(keccak256(toHex(label)), 12));
 }
 
+/**
+ * The wallet contracts' public Polygon addresses, hard-coded in @polymarket/builder-relayer-client 0.0.10
+ * (config: SafeFactory, SafeMultisend, ProxyFactory, RelayHub) together with its init-code hashes, which
+ * fix the other two: the Safe singleton is the constructor argument behind SAFE_INIT_CODE_HASH and the proxy
+ * wallet implementation is the clone target behind PROXY_INIT_CODE_HASH (walletAddresses.test.ts proves both).
+ * In the polymarket profile the engine places its wallet contracts here, so the stock client's derived
+ * Safe and proxy-wallet addresses are the ones the local chain creates.
+ */
+export const POLYGON_WALLET_CONTRACTS = {
+  safeSingleton: '0xE51abdf814f8854941b9Fe8e3A4F65CAB4e7A4a8',
+  multiSend: '0xA238CBeb142c10Ef7Ad8442C6D1f9E89e07e7761',
+  safeFactory: '0xaacFeEa03eb1561C4e67d661e40682Bd20E3541b',
+  relayHub: '0xD216153c06E857cD7f72665E0aF1d7D82172F494',
+  proxyWalletImplementation: '0x44e999d5c2F66Ef0861317f9A4805AC2e90aEB4f',
+  proxyFactory: '0xaB45c5A4B0c941a2F231C04C3f49182e1A254052',
+} as const satisfies Partial<Record<DeployedContractName, Address>>;
+
+/** EIP-712 domain name of the Safe proxy factory's CreateProxy signatures (decisions §6). */
+export function safeFactoryDomainName(profile: 'default' | 'polymarket'): string {
+  return profile === 'polymarket' ? 'Polymarket Contract Proxy Factory' : 'Service Contract Proxy Factory';
+}
+
+/**
+ * Where each contract runs: the operator's CREATE address (predictContractAddresses), except, in the
+ * polymarket profile, the wallet contracts at their public Polygon addresses (POLYGON_WALLET_CONTRACTS).
+ */
+export function deploymentAddresses(operator: Address, profile: 'default' | 'polymarket'): DeploymentAddresses {
+  const created = predictContractAddresses(operator);
+  return profile === 'polymarket' ? { ...created, ...POLYGON_WALLET_CONTRACTS } : created;
+}
+
 export function predictContractAddresses(operator: Address): DeploymentAddresses {
   const out = {} as DeploymentAddresses;
   DEPLOYMENT_ORDER.forEach((name, nonce) => {

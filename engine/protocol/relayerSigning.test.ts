@@ -95,7 +95,11 @@ describe('relayer signing vectors (relayer-api.md §6)', () => {
       '0xe3e791c24134b7bebe93b4771bd07c7fe7bbe115eeb0bf629ac3b7a435e7ac8d05f979729d873f7d0e16205becf48ee450aa382bc28c65eedcd6454e81d81f921b',
     );
     assert.equal(await recoverCreateProxySigner(137, factory, message, sig, 'Polymarket Contract Proxy Factory'), account.address);
-    assert.notEqual(createProxyHash(137, factory, message), createProxyHash(137, factory, message, 'Polymarket Contract Proxy Factory'));
+    // Without a name, the Polygon factory's domain is the public one, and any other factory's the local one.
+    assert.equal(createProxyHash(137, factory, message), createProxyHash(137, factory, message, 'Polymarket Contract Proxy Factory'));
+    const local: Address = '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707';
+    assert.equal(createProxyHash(137, local, message), createProxyHash(137, local, message, 'Service Contract Proxy Factory'));
+    assert.notEqual(createProxyHash(137, local, message), createProxyHash(137, local, message, 'Polymarket Contract Proxy Factory'));
   });
 
   it('hashes and signs the PROXY vector as the rlx: relayed call', async () => {

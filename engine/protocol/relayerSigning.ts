@@ -3,6 +3,7 @@
  * the Safe 1.3.0 SafeTx hash (SAFE), the factory's CreateProxy typed data (SAFE-CREATE, /wallet/safe)
  * and the GSN v1 `rlx:` hash (PROXY, /wallet/proxy). Known-answer vectors: relayer-api.md §6.
  */
+import { POLYGON_WALLET_CONTRACTS, safeFactoryDomainName } from './contractAddresses.js';
 import {
   concat,
   encodeFunctionData,
@@ -19,7 +20,15 @@ import {
 } from 'viem';
 
 /** EIP-712 domain name of the local Safe proxy factory (the public one says "Polymarket Contract Proxy Factory"). */
-export const CREATE_PROXY_DOMAIN_NAME = 'Service Contract Proxy Factory';
+export const CREATE_PROXY_DOMAIN_NAME = safeFactoryDomainName('default');
+
+/**
+ * The domain name the Safe factory at this address signs under: the public name at the public Polygon
+ * address (where the polymarket profile places it), the local name anywhere else (decisions §6).
+ */
+export function createProxyDomainNameOf(factory: Address): string {
+  return safeFactoryDomainName(factory.toLowerCase() === POLYGON_WALLET_CONTRACTS.safeFactory.toLowerCase() ? 'polymarket' : 'default');
+}
 
 export { ZERO_ADDRESS } from './eip712.js';
 export const ZERO_HASH: Hex = '0x0000000000000000000000000000000000000000000000000000000000000000';
@@ -141,7 +150,7 @@ export const CREATE_PROXY_TYPES = {
 } as const;
 
 /** Domain `{name, chainId, verifyingContract}`, deliberately without `version` (as the factory hashes it). */
-export function createProxyTypedData(chainId: number, factory: Address, message: CreateProxyMessage, name: string = CREATE_PROXY_DOMAIN_NAME) {
+export function createProxyTypedData(chainId: number, factory: Address, message: CreateProxyMessage, name: string = createProxyDomainNameOf(factory)) {
   return {
     domain: { name, chainId, verifyingContract: factory },
     types: CREATE_PROXY_TYPES,
@@ -150,7 +159,7 @@ export function createProxyTypedData(chainId: number, factory: Address, message:
   };
 }
 
-export function createProxyHash(chainId: number, factory: Address, message: CreateProxyMessage, name: string = CREATE_PROXY_DOMAIN_NAME): Hex {
+export function createProxyHash(chainId: number, factory: Address, message: CreateProxyMessage, name: string = createProxyDomainNameOf(factory)): Hex {
   return hashTypedData(createProxyTypedData(chainId, factory, message, name));
 }
 
@@ -160,7 +169,7 @@ export async function recoverCreateProxySigner(
   factory: Address,
   message: CreateProxyMessage,
   signature: Hex,
-  name: string = CREATE_PROXY_DOMAIN_NAME,
+  name: string = createProxyDomainNameOf(factory),
 ): Promise<Address> {
   const { v } = splitSignature(signature);
   if (v !== 27 && v !== 28) throw new Error(`signature v must be 27 or 28 (got ${v})`);

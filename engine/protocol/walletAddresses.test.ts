@@ -2,7 +2,18 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import { concat, encodeAbiParameters, getContractAddress, keccak256 } from 'viem';
-import { deriveProxyWalletAddress, deriveSafeAddress, GNOSIS_SAFE_PROXY_CREATION_CODE, proxyWalletInitCode } from './walletAddresses.js';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { PROXY_INIT_CODE_HASH, SAFE_INIT_CODE_HASH } from '@polymarket/builder-relayer-client/dist/constants/index.js';
+import { deriveProxyWallet, deriveSafe } from '@polymarket/builder-relayer-client/dist/builder/derive.js';
+import { POLYGON_WALLET_CONTRACTS } from './contractAddresses.js';
+import {
+  deriveProxyWalletAddress,
+  deriveSafeAddress,
+  GNOSIS_SAFE_PROXY_CREATION_CODE,
+  POLYMARKET_SAFE_PROXY_CREATION_CODE,
+  proxyWalletInitCode,
+  safeProxyCreationCodeOf,
+} from './walletAddresses.js';
 
 // relayer-api.md §6: the public client's test owner and the Polygon factories (the §6 signature vectors are in relayerSigning.test.ts).
 const OWNER = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -30,8 +41,8 @@ describe('wallet address derivation', () => {
     );
   });
 
-  it('derives a Safe with a 32-byte abi.encode(owner) salt over proxy creation code ‖ singleton', () => {
-    const contracts = { safeFactory: POLYGON_SAFE_FACTORY, safeSingleton: '0xE51abdf814f8854941b9Fe8e3A4F65CAB4e7A4a8' } as const;
+  it('derives a local-factory Safe with a 32-byte abi.encode(owner) salt over the npm proxy creation code ‖ singleton', () => {
+    const contracts = { safeFactory: '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707', safeSingleton: '0xE51abdf814f8854941b9Fe8e3A4F65CAB4e7A4a8' } as const;
     const expected = getContractAddress({
       opcode: 'CREATE2',
       from: contracts.safeFactory,
@@ -39,7 +50,23 @@ describe('wallet address derivation', () => {
       bytecodeHash: keccak256(concat([GNOSIS_SAFE_PROXY_CREATION_CODE, encodeAbiParameters([{ type: 'address' }], [contracts.safeSingleton])])),
     });
     assert.equal(deriveSafeAddress(OWNER, contracts), expected);
-    // The local factory uses the npm proxy code, so the Safe differs from the public service's for the same owner.
-    assert.notEqual(deriveSafeAddress(OWNER, contracts), '0xd93B25cb943D14d0d34FBaF01Fc93a0f8b5F6E47');
+    assert.equal(safeProxyCreationCodeOf(contracts.safeFactory), GNOSIS_SAFE_PROXY_CREATION_CODE);
+  });
+
+  it('the Polygon factory\'s proxy creation code ‖ abi.encode(singleton) hashes to the stock client\'s SAFE_INIT_CODE_HASH', () => {
+    const initCode = concat([POLYMARKET_SAFE_PROXY_CREATION_CODE, encodeAbiParameters([{ type: 'address' }], [POLYGON_WALLET_CONTRACTS.safeSingleton])]);
+    assert.equal(keccak256(initCode), SAFE_INIT_CODE_HASH);
+    assert.equal(keccak256(proxyWalletInitCode(POLYGON_WALLET_CONTRACTS.proxyFactory, POLYGON_WALLET_CONTRACTS.proxyWalletImplementation)), PROXY_INIT_CODE_HASH);
+    assert.equal(safeProxyCreationCodeOf(POLYGON_SAFE_FACTORY), POLYMARKET_SAFE_PROXY_CREATION_CODE);
+  });
+
+  it('derives the public Safe of the §6 vector key and the same Safe and proxy wallet as the stock client for any owner', () => {
+    const polygon = { safeFactory: POLYGON_WALLET_CONTRACTS.safeFactory, safeSingleton: POLYGON_WALLET_CONTRACTS.safeSingleton };
+    assert.equal(deriveSafeAddress(OWNER, polygon), '0xd93B25cb943D14d0d34FBaF01Fc93a0f8b5F6E47');
+    for (let i = 0; i < 5; i++) {
+      const owner = privateKeyToAccount(generatePrivateKey()).address;
+      assert.equal(deriveSafeAddress(owner, polygon), deriveSafe(owner, POLYGON_SAFE_FACTORY));
+      assert.equal(deriveProxyWalletAddress(owner, POLYGON_WALLET_CONTRACTS), deriveProxyWallet(owner, POLYGON_PROXY_FACTORY));
+    }
   });
 });

@@ -17,8 +17,10 @@ interface IGnosisSafeSetup {
 /// @title Safe proxy factory with signed, gasless creation (the public Polymarket SafeProxyFactory's ABI).
 /// @notice Anyone may submit a `CreateProxy` signature; the recovered signer becomes the single owner of a
 ///         GnosisSafeProxy created with CREATE2 at an address that depends only on the owner. Differences
-///         from the public factory: the EIP-712 domain name is "Service Contract Proxy Factory", and the domain
-///         separator is computed at call time, so the contract stays correct wherever it lives.
+///         from the public factory: the EIP-712 domain name is a constructor argument ("Service Contract Proxy
+///         Factory" in the default profile, the public "Polymarket Contract Proxy Factory" in the polymarket
+///         profile), and the domain separator is computed at call time, so the contract stays correct wherever
+///         its runtime is placed (the polymarket profile copies it to the public Polygon address).
 contract SafeProxyFactory {
     struct Sig {
         uint8 v;
@@ -26,7 +28,8 @@ contract SafeProxyFactory {
         bytes32 s;
     }
 
-    string public constant NAME = "Service Contract Proxy Factory";
+    // The public factory has `string public constant NAME`; here the same getter reads storage.
+    string public NAME;
     bytes32 public constant DOMAIN_TYPEHASH = keccak256("EIP712Domain(string name,uint256 chainId,address verifyingContract)");
     bytes32 public constant CREATE_PROXY_TYPEHASH =
         keccak256("CreateProxy(address paymentToken,uint256 payment,address paymentReceiver)");
@@ -35,15 +38,17 @@ contract SafeProxyFactory {
 
     address public immutable masterCopy;
     address public immutable fallbackHandler;
-    // GnosisSafeProxy creation code (Safe 1.3.0 npm artifact), given at deployment instead of compiled here so
-    // Safe addresses follow from published bytes rather than from this compiler's metadata hash.
+    // GnosisSafeProxy creation code, given at deployment instead of compiled here so Safe addresses follow
+    // from published bytes rather than from this compiler's metadata hash (protocol/walletAddresses.ts).
     bytes private proxyCode;
 
     event ProxyCreation(address proxy, address owner);
 
-    constructor(address _masterCopy, address _fallbackHandler, bytes memory _proxyCreationCode) {
+    constructor(address _masterCopy, address _fallbackHandler, bytes memory _proxyCreationCode, string memory _name) {
         require(_masterCopy != address(0), "masterCopy is the zero address");
         require(_proxyCreationCode.length > 0, "empty proxy creation code");
+        require(bytes(_name).length > 0, "empty EIP-712 domain name");
+        NAME = _name;
         masterCopy = _masterCopy;
         fallbackHandler = _fallbackHandler;
         proxyCode = _proxyCreationCode;

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Wallet } from '@ethersproject/wallet';
-import { ClobClient, OrderType, Side, type ApiKeyCreds } from '@polymarket/clob-client';
+import { ClobClient, OrderType, Side, SignatureType, type ApiKeyCreds } from '@polymarket/clob-client';
+import { deriveSafe } from '@polymarket/builder-relayer-client/dist/builder/derive.js';
+import type { Address } from 'viem';
+import { POLYGON_WALLET_CONTRACTS } from '../../protocol/contractAddresses.js';
 import type { Engine } from '../../engine.js';
 import type { Market } from '../../services/markets/marketService.js';
 import { units } from '../../services/orders/orderTestKit.js';
@@ -137,5 +140,23 @@ describe('the stock @polymarket/clob-client (V1), unmodified, against the polyma
   it('getBalanceAllowance answers the 6-decimal integer strings', async () => {
     const bal = await aliceClient.getBalanceAllowance({ asset_type: 'COLLATERAL' as never });
     assert.match(String(bal.balance), /^\d+$/);
+  });
+  it('a Safe-funded client (signatureType 2, funder = the Safe the public relayer client derives) trades from that Safe; another funder is refused naming the Safe', async () => {
+    const carol = Wallet.createRandom();
+    const creds = await new ClobClient(host, 137, carol).createOrDeriveApiKey();
+    const safe = deriveSafe(carol.address as Address, POLYGON_WALLET_CONTRACTS.safeFactory);
+    await engine.ctx.orders.creditCollateral(safe.toLowerCase(), 100_000_000n, 'test');
+    const client = new ClobClient(host, 137, carol, creds, SignatureType.POLY_GNOSIS_SAFE, safe);
+    const bal = await client.getBalanceAllowance({ asset_type: 'COLLATERAL' as never });
+    assert.equal(bal.balance, '100000000');
+    const [yes] = market.tokenIds;
+    const placed = await client.createAndPostOrder({ tokenID: yes, price: 0.2, side: Side.BUY, size: 10 }, { tickSize: '0.01', negRisk: false }, OrderType.GTC);
+    assert.equal(placed.success, true, JSON.stringify(placed));
+    assert.equal((await client.getOrder(placed.orderID)).maker_address.toLowerCase(), safe.toLowerCase());
+    await client.cancelOrder({ orderID: placed.orderID });
+    const other = new ClobClient(host, 137, carol, creds, SignatureType.POLY_GNOSIS_SAFE, Wallet.createRandom().address);
+    const refused = await other.createAndPostOrder({ tokenID: yes, price: 0.2, side: Side.BUY, size: 10 }, { tickSize: '0.01', negRisk: false }, OrderType.GTC);
+    assert.equal(refused.error_code, 'INVALID_ORDER_ERROR');
+    assert.match(refused.errorMsg, new RegExp(`signer's Safe ${safe.toLowerCase()}`));
   });
 });

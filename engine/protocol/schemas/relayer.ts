@@ -156,7 +156,7 @@ export const WalletSafeBody = Type.Object(
     paymentToken: Type.Optional(Str('Default zero address')),
     payment: Type.Optional(Str('Decimal wei; default "0"')),
     paymentReceiver: Type.Optional(Str('Default zero address')),
-    signature: Str('EIP-712 CreateProxy signature by owner (domain "Service Contract Proxy Factory")'),
+    signature: Str('EIP-712 CreateProxy signature by owner (domain "Service Contract Proxy Factory"; "Polymarket Contract Proxy Factory" in the polymarket profile)'),
   },
   { additionalProperties: true },
 );

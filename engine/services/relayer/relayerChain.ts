@@ -16,6 +16,7 @@ import {
   type Hex,
 } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { safeFactoryDomainName } from '../../protocol/contractAddresses.js';
 import { ApiError } from '../../protocol/errors.js';
 import type { WalletType } from '../../protocol/schemas/relayer.js';
 import { deriveProxyWalletAddress, deriveSafeAddress } from '../../protocol/walletAddresses.js';
@@ -88,6 +89,11 @@ export class RelayerChain {
       proxyWalletImplementation: d.proxyWalletImplementation.toLowerCase() as Address,
       relayHub: d.relayHub.toLowerCase() as Address,
     };
+  }
+
+  /** The EIP-712 domain name of the Safe factory's CreateProxy signatures in this profile (decisions §6). */
+  get safeFactoryName(): string {
+    return safeFactoryDomainName(this.ctx.config.profile);
   }
 
   account(sender: RelayerSender): PrivateKeyAccount {

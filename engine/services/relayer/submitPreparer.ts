@@ -141,13 +141,13 @@ export class SubmitPreparer {
     const message = { paymentToken: req.paymentToken, payment: req.payment, paymentReceiver: req.paymentReceiver };
     let signer: Address;
     try {
-      signer = await recoverCreateProxySigner(this.chain.chainId, safeFactory, message, req.signature);
+      signer = await recoverCreateProxySigner(this.chain.chainId, safeFactory, message, req.signature, this.chain.safeFactoryName);
     } catch (e) {
       throw onBadSignature(`the CreateProxy signature is not usable: ${(e as Error).message}`);
     }
     if (signer.toLowerCase() !== req.from) {
       throw onBadSignature(
-        `the CreateProxy signature recovers to ${signer.toLowerCase()}, not ${req.from}: sign CreateProxy{paymentToken, payment, paymentReceiver} exactly as sent, under the domain {name:"Service Contract Proxy Factory", chainId:${this.chain.chainId}, verifyingContract:${safeFactory}}`,
+        `the CreateProxy signature recovers to ${signer.toLowerCase()}, not ${req.from}: sign CreateProxy{paymentToken, payment, paymentReceiver} exactly as sent, under the domain {name:"${this.chain.safeFactoryName}", chainId:${this.chain.chainId}, verifyingContract:${safeFactory}}`,
       );
     }
     const { r, s, v } = splitSignature(req.signature);
