@@ -170,6 +170,7 @@ describe('every body field of every route refuses every JSON type its schema doe
       'POST /admin/resume': { conditionId: market.conditionId },
       'POST /admin/markets/{conditionId}/resolve': { winningOutcomeIndex: 0 },
       'PUT /admin/markets/{conditionId}/fee-rate': { feeRateBps: 100 },
+      'PUT /admin/markets/{conditionId}/tick-size': { tickSize: '0.001' },
       'POST /admin/faucet': { address: ADDRESS, amount: '1' },
       'POST /orders-scoring': [ORDER_ID],
       'POST /v1/heartbeats': { heartbeat_id: '' },
