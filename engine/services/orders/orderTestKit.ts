@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { resolveConfig, type EngineConfig } from '../../config.js';
-import { predictContractAddresses, LOCAL_EXCHANGE_ADDRESS, LOCAL_NEG_RISK_EXCHANGE_ADDRESS } from '../../protocol/contractAddresses.js';
+import { predictContractAddresses, LOCAL_EXCHANGE_ADDRESS, LOCAL_EXCHANGE_V2_ADDRESS, LOCAL_NEG_RISK_EXCHANGE_ADDRESS, LOCAL_NEG_RISK_EXCHANGE_V2_ADDRESS } from '../../protocol/contractAddresses.js';
 import { ORDER_TYPES, orderDomain, orderTypedMessage, ZERO_ADDRESS, type Address, type OrderType, type PostOrderBody, type SignedOrder } from '../../protocol/eip712.js';
 import { openDatabase, type Db } from '../../store/database.js';
 import { WriteBatcher } from '../../store/writeBatcher.js';
@@ -97,6 +97,8 @@ export async function makeHarness(opts: { config?: Partial<EngineConfig>; dir?: 
     contracts: {
       exchange: LOCAL_EXCHANGE_ADDRESS,
       negRiskExchange: LOCAL_NEG_RISK_EXCHANGE_ADDRESS,
+      exchangeV2: LOCAL_EXCHANGE_V2_ADDRESS,
+      negRiskExchangeV2: LOCAL_NEG_RISK_EXCHANGE_V2_ADDRESS,
       collateral: deployment.collateral,
       conditionalTokens: deployment.conditionalTokens,
       safeFactory: deployment.safeFactory,

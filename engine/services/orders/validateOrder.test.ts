@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { POLYGON_EXCHANGE_ADDRESS, POLYGON_NEG_RISK_EXCHANGE_ADDRESS } from '../../protocol/contractAddresses.js';
+import { exchangeAddresses, POLYGON_NEG_RISK_EXCHANGE_ADDRESS } from '../../protocol/contractAddresses.js';
 import type { PostOrderBody } from '../../protocol/eip712.js';
 import type { TradableMarket } from './liveOrder.js';
 import { bytesToHex } from '../crypto/orderDigest.js';
@@ -26,7 +26,7 @@ const market: TradableMarket = {
 const deps = (over: Partial<ValidationDeps> = {}): ValidationDeps => ({
   nowMs: 1_718_000_000_000,
   chainId: 137,
-  contracts: { exchange: POLYGON_EXCHANGE_ADDRESS, negRiskExchange: POLYGON_NEG_RISK_EXCHANGE_ADDRESS },
+  contracts: exchangeAddresses('polymarket'),
   byToken: (t) => (t === TOKEN ? { market, outcomeIndex: 0 } : t === '1' ? { market, outcomeIndex: 1 } : undefined),
   walletOf: () => undefined,
   conditionIdOptional: true,
