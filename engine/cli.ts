@@ -14,7 +14,7 @@ import { checkListenHost, type ChainMode, type EngineConfig } from './config.js'
 
 const USAGE = `usage: npm run exchange -- [--port <n>] [--data-dir <dir>] [--chain anvil|none|<json-rpc-url>]
                             [--host 127.0.0.1 [--allow-remote]] [--profile default|polymarket] [--no-demo] [--no-rate-limits]
-                            [--no-sim] [--scenario <file.yaml|json> [--fast]]`;
+                            [--order-version 1|2] [--no-sim] [--scenario <file.yaml|json> [--fast]]`;
 
 function parseChain(v: string | undefined): ChainMode | undefined {
   if (v === undefined) return undefined;
@@ -32,6 +32,7 @@ async function main(): Promise<void> {
       host: { type: 'string' },
       'allow-remote': { type: 'boolean' },
       profile: { type: 'string' },
+      'order-version': { type: 'string' },
       'no-demo': { type: 'boolean' },
       'no-rate-limits': { type: 'boolean' },
       'no-sim': { type: 'boolean' },
@@ -62,6 +63,11 @@ async function main(): Promise<void> {
   if (values.profile) {
     if (values.profile !== 'default' && values.profile !== 'polymarket') throw new Error(`--profile must be default or polymarket`);
     partial.profile = values.profile;
+  }
+  if (values['order-version'] !== undefined) {
+    // Only what GET /version reports (what clob-client-v2 signs): V1 and V2 orders are accepted either way.
+    if (values['order-version'] !== '1' && values['order-version'] !== '2') throw new Error(`--order-version must be 1 or 2, not '${values['order-version']}'`);
+    partial.orderVersion = values['order-version'] === '1' ? 1 : 2;
   }
   if (values['no-demo']) partial.seedDemo = false;
   if (values['no-rate-limits']) partial.rateLimits = false;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
-import { checkListenHost, isLoopbackHost } from './config.js';
+import { checkListenHost, isLoopbackHost, resolveConfig } from './config.js';
 
 test('loopback names and addresses are recognised, other addresses are not', () => {
   for (const h of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]', 'LOCALHOST']) assert.equal(isLoopbackHost(h), true, h);
@@ -21,4 +21,19 @@ test('npm run exchange -- --host 0.0.0.0 exits 1 with the reason before starting
   assert.equal(r.status, 1);
   assert.equal(r.stdout, '', 'no ready line');
   assert.match(r.stderr, /--host 0\.0\.0\.0 is not a loopback address/);
+});
+
+test('orderVersion (what GET /version reports) defaults to 2 in the polymarket profile and 1 in the default one, and can be set', () => {
+  assert.equal(resolveConfig({ profile: 'polymarket' }).orderVersion, 2);
+  assert.equal(resolveConfig({}).orderVersion, 1);
+  assert.equal(resolveConfig({ profile: 'polymarket', orderVersion: 1 }).orderVersion, 1);
+  assert.equal(resolveConfig({ orderVersion: 2 }).orderVersion, 2);
+});
+
+test('npm run exchange -- --order-version 3 exits 1 naming the flag before starting anything', () => {
+  const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
+  const r = spawnSync(process.execPath, ['--import', 'tsx', cli, '--order-version', '3', '--chain', 'none'], { encoding: 'utf8', timeout: 30_000 });
+  assert.equal(r.status, 1);
+  assert.equal(r.stdout, '', 'no ready line');
+  assert.match(r.stderr, /--order-version must be 1 or 2, not '3'/);
 });

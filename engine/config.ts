@@ -15,6 +15,12 @@ export interface EngineConfig {
   chainId: number;
   /** 'polymarket' switches on the compatibility profile of decisions §6. */
   profile: 'default' | 'polymarket';
+  /**
+   * The order protocol GET /version reports (`--order-version 1|2`): what clob-client-v2 then signs.
+   * Both V1 and V2 signed orders are accepted whatever it says (decisions §6). Default: 2 in the
+   * polymarket profile (as the public service), 1 in the default profile (what engine/client signs).
+   */
+  orderVersion: 1 | 2;
   /** Allowed distance between SERVICE_TIMESTAMP and the server clock, seconds. */
   authWindowSeconds: number;
   /** Paper balance checks with reservations (decisions §3). */
@@ -55,6 +61,7 @@ export function resolveConfig(partial: Partial<EngineConfig> = {}): EngineConfig
     chain: partial.chain ?? 'anvil',
     chainId: partial.chainId ?? (profile === 'polymarket' ? 137 : LOCAL_CHAIN_ID),
     profile,
+    orderVersion: partial.orderVersion ?? (profile === 'polymarket' ? 2 : 1),
     authWindowSeconds: partial.authWindowSeconds ?? 300,
     enforceBalances: partial.enforceBalances ?? true,
     initialCollateral: partial.initialCollateral ?? 10_000_000_000n,

@@ -8,6 +8,10 @@ export interface ContractAddresses {
   exchange: `0x${string}`;
   /** Order-signing domain's verifyingContract for neg-risk markets. */
   negRiskExchange: `0x${string}`;
+  /** V2 order-signing domain's verifyingContract for plain markets (domain version "2"). */
+  exchangeV2: `0x${string}`;
+  /** V2 order-signing domain's verifyingContract for neg-risk markets. */
+  negRiskExchangeV2: `0x${string}`;
   collateral: `0x${string}`;
   conditionalTokens: `0x${string}`;
   safeFactory: `0x${string}` | null;

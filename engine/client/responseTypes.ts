@@ -25,6 +25,9 @@ export interface ExchangeConfig {
   contracts: {
     exchange: Address | null;
     negRiskExchange: Address | null;
+    /** verifyingContract of V2 orders (domain version "2"). */
+    exchangeV2: Address | null;
+    negRiskExchangeV2: Address | null;
     collateral: Address | null;
     conditionalTokens: Address | null;
     safeFactory: Address | null;

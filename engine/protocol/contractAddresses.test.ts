@@ -5,10 +5,14 @@ import {
   DEPLOYMENT_ORDER,
   exchangeAddresses,
   LOCAL_EXCHANGE_ADDRESS,
+  LOCAL_EXCHANGE_V2_ADDRESS,
   LOCAL_NEG_RISK_EXCHANGE_ADDRESS,
+  LOCAL_NEG_RISK_EXCHANGE_V2_ADDRESS,
   localSigningAddress,
   POLYGON_EXCHANGE_ADDRESS,
+  POLYGON_EXCHANGE_V2_ADDRESS,
   POLYGON_NEG_RISK_EXCHANGE_ADDRESS,
+  POLYGON_NEG_RISK_EXCHANGE_V2_ADDRESS,
   predictContractAddresses,
 } from './contractAddresses.js';
 
@@ -35,10 +39,22 @@ describe('contract address prediction', () => {
   it('derives the local order-signing addresses from their labels', () => {
     assert.equal(localSigningAddress('sandbox-exchange:exchange'), LOCAL_EXCHANGE_ADDRESS);
     assert.equal(localSigningAddress('sandbox-exchange:neg-risk-exchange'), LOCAL_NEG_RISK_EXCHANGE_ADDRESS);
+    assert.equal(localSigningAddress('sandbox-exchange:exchange-v2'), LOCAL_EXCHANGE_V2_ADDRESS);
+    assert.equal(localSigningAddress('sandbox-exchange:neg-risk-exchange-v2'), LOCAL_NEG_RISK_EXCHANGE_V2_ADDRESS);
   });
 
   it('signs against the public Polygon exchanges only in the polymarket profile', () => {
-    assert.deepEqual(exchangeAddresses('default'), { exchange: LOCAL_EXCHANGE_ADDRESS, negRiskExchange: LOCAL_NEG_RISK_EXCHANGE_ADDRESS });
-    assert.deepEqual(exchangeAddresses('polymarket'), { exchange: POLYGON_EXCHANGE_ADDRESS, negRiskExchange: POLYGON_NEG_RISK_EXCHANGE_ADDRESS });
+    assert.deepEqual(exchangeAddresses('default'), {
+      exchange: LOCAL_EXCHANGE_ADDRESS,
+      negRiskExchange: LOCAL_NEG_RISK_EXCHANGE_ADDRESS,
+      exchangeV2: LOCAL_EXCHANGE_V2_ADDRESS,
+      negRiskExchangeV2: LOCAL_NEG_RISK_EXCHANGE_V2_ADDRESS,
+    });
+    assert.deepEqual(exchangeAddresses('polymarket'), {
+      exchange: POLYGON_EXCHANGE_ADDRESS,
+      negRiskExchange: POLYGON_NEG_RISK_EXCHANGE_ADDRESS,
+      exchangeV2: POLYGON_EXCHANGE_V2_ADDRESS,
+      negRiskExchangeV2: POLYGON_NEG_RISK_EXCHANGE_V2_ADDRESS,
+    });
   });
 });

@@ -32,10 +32,16 @@ export type DeploymentAddresses = Record<DeployedContractName, Address>;
  */
 export const LOCAL_EXCHANGE_ADDRESS: Address = '0xC118b7b9457C06056386fCd55bA30f214F2Bf78A';
 export const LOCAL_NEG_RISK_EXCHANGE_ADDRESS: Address = '0x6BB98E7B22CF4c54A8Db6BdE8151F9c6B3595B26';
+/** V2 order-signing verifyingContracts of the default profile: keccak256("sandbox-exchange:exchange-v2") and "…:neg-risk-exchange-v2", same rule. */
+export const LOCAL_EXCHANGE_V2_ADDRESS: Address = '0x4562b1BA43D43112AA9254B15CcC22E516173D5A';
+export const LOCAL_NEG_RISK_EXCHANGE_V2_ADDRESS: Address = '0x564E5286c03f1E2bCA144dD0acFB7FA332E67817';
 
 /** The public Polygon (137) order-signing contracts (trading-api.md §5.2): polymarket profile only. */
 export const POLYGON_EXCHANGE_ADDRESS: Address = '0x4bFb41d5B3570DeFd03C39a9A4D8dE6Bd8B8982E';
 export const POLYGON_NEG_RISK_EXCHANGE_ADDRESS: Address = '0xC5d563A36AE78145C45a50134d48A1215220f80a';
+/** The public V2 order-signing contracts (trading-api.md §12; clob-client-v2's MATIC_CONTRACTS exchangeV2 / negRiskExchangeV2). */
+export const POLYGON_EXCHANGE_V2_ADDRESS: Address = '0xE111180000d2663C0091e4f400237545B87B996B';
+export const POLYGON_NEG_RISK_EXCHANGE_V2_ADDRESS: Address = '0xe2222d279d744050d28e00520010520000310F59';
 
 /** The label-hash rule behind the LOCAL_* constants (kept so a test can prove them). */
 export function localSigningAddress(label: string): Address {
@@ -81,8 +87,16 @@ export function predictContractAddresses(operator: Address): DeploymentAddresses
   return out;
 }
 
-export function exchangeAddresses(profile: 'default' | 'polymarket'): { exchange: Address; negRiskExchange: Address } {
+/** The order-signing verifyingContracts of a profile: V1 (exchange, negRiskExchange) and V2 (…V2). */
+export interface ExchangeAddresses {
+  exchange: Address;
+  negRiskExchange: Address;
+  exchangeV2: Address;
+  negRiskExchangeV2: Address;
+}
+
+export function exchangeAddresses(profile: 'default' | 'polymarket'): ExchangeAddresses {
   return profile === 'polymarket'
-    ? { exchange: POLYGON_EXCHANGE_ADDRESS, negRiskExchange: POLYGON_NEG_RISK_EXCHANGE_ADDRESS }
-    : { exchange: LOCAL_EXCHANGE_ADDRESS, negRiskExchange: LOCAL_NEG_RISK_EXCHANGE_ADDRESS };
+    ? { exchange: POLYGON_EXCHANGE_ADDRESS, negRiskExchange: POLYGON_NEG_RISK_EXCHANGE_ADDRESS, exchangeV2: POLYGON_EXCHANGE_V2_ADDRESS, negRiskExchangeV2: POLYGON_NEG_RISK_EXCHANGE_V2_ADDRESS }
+    : { exchange: LOCAL_EXCHANGE_ADDRESS, negRiskExchange: LOCAL_NEG_RISK_EXCHANGE_ADDRESS, exchangeV2: LOCAL_EXCHANGE_V2_ADDRESS, negRiskExchangeV2: LOCAL_NEG_RISK_EXCHANGE_V2_ADDRESS };
 }

@@ -124,9 +124,56 @@ export interface SignedOrder extends OrderStruct {
   metadata?: Record<string, unknown> | null;
 }
 
+// ---------------------------------------------------------------------------------------------
+// V2 orders (decisions §6: both order protocols; trading-api.md §12; clob-client-v2's ExchangeOrderBuilderV2)
+// ---------------------------------------------------------------------------------------------
+
+/** The V2 domain is the V1 domain with version "2" and the V2 exchanges as verifyingContract. */
+export const ORDER_V2_DOMAIN_VERSION = '2';
+
+/**
+ * The signed fields of a V2 order as they travel in JSON. No taker, expiration, nonce or feeRateBps are
+ * signed; `timestamp` (ms, decimal string), `metadata` and `builder` (bytes32 hex) are.
+ */
+export interface OrderStructV2 {
+  salt: number | string;
+  maker: Address;
+  signer: Address;
+  tokenId: string;
+  makerAmount: string;
+  takerAmount: string;
+  side: Side;
+  signatureType: SignatureType;
+  timestamp: string;
+  metadata: Hex;
+  builder: Hex;
+}
+
+/**
+ * The `order` object of a V2 POST /order: the signed struct plus request-only fields. clob-client-v2
+ * sends `expiration` beside the signed fields (unsigned, "0" unless GTD) and no `taker`.
+ */
+export interface SignedOrderV2 extends OrderStructV2 {
+  signature: Hex;
+  /** Unix seconds, not signed: the GTD deadline, as the public V2 service reads it. */
+  expiration?: string;
+  /** Not signed; the zero address when sent. */
+  taker?: Address;
+  conditionId?: string;
+  referrer?: Address;
+  affiliate?: Address | null;
+  affiliatePercentage?: number | null;
+}
+
+/** A V2 order carries the V2-only signed fields (`timestamp`, `builder`), as clob-client-v2's isV2Order decides. */
+export function isOrderV2(o: SignedOrder | SignedOrderV2): o is SignedOrderV2 {
+  return typeof o === 'object' && o !== null && ('timestamp' in o || 'builder' in o);
+}
+
 /** One entry of POST /order (and of the POST /orders array). */
 export interface PostOrderBody {
-  order: SignedOrder;
+  /** A V1 or a V2 signed order: both rest and match on the same book. */
+  order: SignedOrder | SignedOrderV2;
   /** SERVICE_ADDRESS (the API key in the compatibility profile). */
   owner: string;
   orderType: OrderType;

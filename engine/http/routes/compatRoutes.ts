@@ -31,8 +31,6 @@ import { emptyBodyIsObject } from './emptyBodyIsObject.js';
 const MARKET_TAG = ['market data'];
 const ACCOUNT_TAG = ['orders'];
 const SECURITY = [{ l2: [] }];
-/** The order protocol this engine signs and verifies: V1 (the public v2 client then signs V1 orders). */
-const ORDER_PROTOCOL_VERSION = 1;
 const MAX_NOTIFICATION_IDS = 100;
 const NOTIFICATION_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -71,9 +69,13 @@ export function compatRoutes(app: FastifyInstance, ctx: EngineContext): void {
     reply.type('application/json; charset=utf-8').send('"OK"'),
   );
 
-  app.get('/version', { schema: { tags: MARKET_TAG, summary: 'Order protocol version: {"version":1}, so clob-client-v2 signs V1 orders', response: { 200: VersionResponse } } }, async () => ({
-    version: ORDER_PROTOCOL_VERSION,
-  }));
+  // What clob-client-v2 signs (`version ?? 2`): config.orderVersion (--order-version). Both protocols are
+  // verified whatever it says, so a client that cached the other version still trades.
+  app.get(
+    '/version',
+    { schema: { tags: MARKET_TAG, summary: 'Order protocol the exchange asks clob-client-v2 to sign: 1 or 2 (--order-version); V1 and V2 orders are both accepted', response: { 200: VersionResponse } } },
+    async () => ({ version: ctx.config.orderVersion }),
+  );
 
   app.get(
     '/markets-by-token/:token_id',

@@ -214,7 +214,7 @@ describe('market data routes', () => {
     const config = (await get('/config')).json();
     assert.equal(config.chainId, 31337);
     assert.equal(config.rpcUrl, null);
-    assert.deepEqual(Object.keys(config.contracts), ['exchange', 'negRiskExchange', 'collateral', 'conditionalTokens', 'safeFactory', 'safeSingleton', 'multiSend', 'proxyFactory', 'relayHub']);
+    assert.deepEqual(Object.keys(config.contracts), ['exchange', 'negRiskExchange', 'exchangeV2', 'negRiskExchangeV2', 'collateral', 'conditionalTokens', 'safeFactory', 'safeSingleton', 'multiSend', 'proxyFactory', 'relayHub']);
   });
 
   test('a 1,000-level book snapshot renders in well under a millisecond', async () => {

@@ -137,6 +137,8 @@ export function marketDataRoutes(app: FastifyInstance, ctx: EngineContext): void
       contracts: {
         exchange: c.exchange,
         negRiskExchange: c.negRiskExchange,
+        exchangeV2: c.exchangeV2,
+        negRiskExchangeV2: c.negRiskExchangeV2,
         collateral: c.collateral,
         conditionalTokens: c.conditionalTokens,
         safeFactory: c.safeFactory,

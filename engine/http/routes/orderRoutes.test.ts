@@ -9,7 +9,8 @@ import { createL1Headers } from '../../client/createL1Headers.js';
 import { createL2Headers } from '../../client/createL2Headers.js';
 import { ManualClock } from '../../services/clock.js';
 import type { Market } from '../../services/markets/marketService.js';
-import { accounts, signedBody, units } from '../../services/orders/orderTestKit.js';
+import { LOCAL_EXCHANGE_ADDRESS, POLYGON_EXCHANGE_V2_ADDRESS } from '../../protocol/contractAddresses.js';
+import { accounts, signedBody, signedBodyV2, units } from '../../services/orders/orderTestKit.js';
 import { Wire } from '../wireClient.js';
 
 const [alice, bob] = accounts as [PrivateKeyAccount, PrivateKeyAccount];
@@ -145,6 +146,7 @@ describe('order routes', () => {
 
   it('POST /order answers the same over the lean HTTP path as through fastify, request by request', async () => {
     let stringSalts = 0;
+    let wrongExchangeV2: string | undefined;
     const withoutId = (j: unknown) => ({ ...(j as object), order_id: typeof (j as { order_id?: unknown }).order_id === 'string' ? '<id>' : null });
     const cases: Array<[string, () => Promise<{ body: string | undefined; headers?: Record<string, string> }>]> = [
       ['an accepted order', async () => ({ body: text(await body(alice)) })],
@@ -162,6 +164,19 @@ describe('order routes', () => {
         delete (b as { owner?: string }).owner;
         return { body: text(b) };
       }],
+      ['a V2 order', async () => ({ body: text(await signedBodyV2(alice, { market: { ...market, winner: null }, side: 'BUY', price: 480_000n, size: units(5) })) })],
+      ['a V2 order with a malformed metadata', async () => {
+        const b = await signedBodyV2(alice, { market: { ...market, winner: null }, side: 'BUY', price: 480_000n, size: units(5) });
+        (b.order as { metadata: string }).metadata = '0x12';
+        return { body: text(b) };
+      }],
+      ['a V2 order with a nonce (a V1-only field)', async () => {
+        const b = await signedBodyV2(alice, { market: { ...market, winner: null }, side: 'BUY', price: 480_000n, size: units(5) });
+        (b.order as { nonce?: string }).nonce = '0';
+        return { body: text(b) };
+      }],
+      // Refused, so never stored: the same bytes twice (the message names the address it recovers).
+      ['a V2 order signed for the V1 exchange', async () => ({ body: (wrongExchangeV2 ??= text(await signedBodyV2(alice, { market: { ...market, winner: null }, side: 'BUY', price: 480_000n, size: units(5), verifyingContract: LOCAL_EXCHANGE_ADDRESS }))) })],
       ['bad JSON', async () => ({ body: '{"order":' })],
       ['a blank body', async () => ({ body: '  ' })],
       ['no L2 headers', async () => ({ body: text(await body(alice)), headers: { 'content-type': 'application/json' } })],
@@ -188,6 +203,29 @@ describe('order routes', () => {
     } finally {
       await engine.ctx.markets.resume(market.conditionId);
     }
+  });
+
+  it('the default profile verifies V2 orders against the local V2 exchange (GET /config exchangeV2): one fills a V1 order, one signed for the public V2 exchange is refused naming the domain', async () => {
+    const config = (await engine.app.inject({ method: 'GET', url: '/config' })).json() as { contracts: { exchangeV2: string } };
+    const own = { ...(await engine.ctx.markets.create({ question: 'Will V2 orders rest here too?', tickSize: 10_000n, minOrderSize: 5_000_000n }, { waitForChain: false })), winner: null };
+    const resting = await l2(bob, 'POST', '/order', await signedBody(bob, { market: own, side: 'BUY', price: 300_000n, size: units(5) }));
+    assert.equal(resting.statusCode, 201, resting.body);
+    const v2 = await signedBodyV2(alice, { market: own, outcome: 1, side: 'BUY', price: 700_000n, size: units(5) });
+    const taken = await l2(alice, 'POST', '/order', v2);
+    assert.equal(taken.statusCode, 201, taken.body);
+    assert.equal(taken.json().status, 'matched');
+    const record = (await engine.app.inject({ method: 'GET', url: `/data/order/${taken.json().order_id}` })).json() as { status: string; sizeMatched: string };
+    assert.equal(record.status, 'filled');
+    assert.equal((await engine.app.inject({ method: 'GET', url: `/data/order/${resting.json().order_id}` })).json().status, 'filled');
+
+    const publicDomain = await signedBodyV2(alice, { market: own, side: 'BUY', price: 100_000n, size: units(5), verifyingContract: POLYGON_EXCHANGE_V2_ADDRESS });
+    const refused = await l2(alice, 'POST', '/order', publicDomain);
+    assert.equal(refused.statusCode, 400);
+    assert.equal(refused.json().error, 'INVALID_ORDER_ERROR');
+    assert.match(refused.json().message, new RegExp(`version "2", chainId ${engine.ctx.config.chainId}, verifyingContract ${config.contracts.exchangeV2}`));
+    const wrongVersion = await signedBodyV2(alice, { market: own, side: 'BUY', price: 100_000n, size: units(5), domainVersion: '1' });
+    const refusedVersion = await l2(alice, 'POST', '/order', wrongVersion);
+    assert.match(refusedVersion.json().message, /signed for domain version "1"/);
   });
 
   it('GET routes on the listening engine still answer through fastify', async () => {

@@ -6,7 +6,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PublicMarketSchema, PublicTokenSchema } from './markets.js';
 
-export const VersionResponse = Type.Object({ version: Type.Integer({ description: 'Order protocol version: 1 (V1 orders, the CTF Exchange domain of GET /config)' }) });
+export const VersionResponse = Type.Object({ version: Type.Integer({ description: 'Order protocol clob-client-v2 should sign: 1 (domain version "1", GET /config exchange) or 2 (domain version "2", exchangeV2); both are accepted' }) });
 
 export const TokenIdParams = Type.Object({ token_id: Type.String({ description: 'Token id (decimal uint256) from GET /markets tokens[].token_id' }) });
 export const ConditionIdParams = Type.Object({ condition_id: Type.String({ description: 'Condition id: 0x + 64 hex, any case' }) });

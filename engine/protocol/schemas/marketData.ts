@@ -77,8 +77,10 @@ export const ConfigResponse = Type.Object({
   rpcUrl: Type.Unsafe<string | null>({ type: ['string', 'null'], description: 'Local chain JSON-RPC URL, null without a chain' }),
   ws: Type.String({ description: 'Base URL of the streams: <ws>/market and <ws>/user (docs/api-streams.md)' }),
   contracts: Type.Object({
-    exchange: Type.String(),
-    negRiskExchange: Type.String(),
+    exchange: Type.String({ description: 'verifyingContract of V1 orders (domain version "1"), plain markets' }),
+    negRiskExchange: Type.String({ description: 'verifyingContract of V1 orders, neg-risk markets' }),
+    exchangeV2: Type.String({ description: 'verifyingContract of V2 orders (domain version "2"), plain markets' }),
+    negRiskExchangeV2: Type.String({ description: 'verifyingContract of V2 orders, neg-risk markets' }),
     collateral: Type.String(),
     conditionalTokens: Type.String(),
     safeFactory: Type.Unsafe<string | null>({ type: ['string', 'null'] }),

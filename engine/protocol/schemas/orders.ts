@@ -46,11 +46,61 @@ export function signedOrderSchema(opts: { compat: boolean }) {
   );
 }
 
+const Bytes32Schema = (description: string) => Type.String({ pattern: '^0x[0-9a-fA-F]{64}$', description: `${description}: 0x + 64 hex` });
+
+/**
+ * The `order` object of a V2 POST /order (decisions §6; clob-client-v2's orderToJsonV2): the V2 signed
+ * struct (no taker, expiration, nonce or feeRateBps; timestamp, metadata and builder instead) plus the
+ * unsigned `expiration` the client sends beside it. Same request-only fields as V1.
+ */
+export function signedOrderV2Schema(opts: { compat: boolean }) {
+  const req = <T extends TSchema>(s: T) => (opts.compat ? Type.Optional(s) : s);
+  return Type.Object(
+    {
+      salt: Type.Union([UintStringSchema('Salt'), Type.Integer({ minimum: 0 })], { description: 'Unique entropy: a JSON number (public TS client) or a decimal string' }),
+      maker: AddressSchema,
+      signer: AddressSchema,
+      taker: Type.Optional(AddressSchema),
+      tokenId: UintStringSchema('Token id'),
+      makerAmount: UintStringSchema('Maker amount in 6-decimal units'),
+      takerAmount: UintStringSchema('Taker amount in 6-decimal units'),
+      side: SideSchema,
+      signatureType: Type.Unsafe<0 | 1 | 2>({ type: 'integer', enum: [0, 1, 2], description: '0 = EOA, 1 = proxy signer, 2 = Safe signer (3 = POLY_1271 is not supported here)' }),
+      timestamp: UintStringSchema('Signing time in milliseconds (signed)'),
+      metadata: Bytes32Schema('Signed metadata word'),
+      builder: Bytes32Schema('Signed builder code (zero when none)'),
+      expiration: Type.Optional(UintStringSchema('Unix seconds, not signed in V2; required for GTD ("0" otherwise)')),
+      signature: Type.String({ pattern: '^0x[0-9a-fA-F]{130}$', description: '65-byte r‖s‖v hex signature of the V2 EIP-712 order digest (domain version "2")' }),
+      conditionId: req(ConditionIdSchema),
+      referrer: req(AddressSchema),
+      affiliate: Type.Optional(Type.Union([AddressSchema, Type.Null()])),
+      affiliatePercentage: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 10_000 }), Type.Null()])),
+    },
+    { additionalProperties: false },
+  );
+}
+
+/**
+ * A V1 or a V2 signed order. An object with `timestamp` or `builder` (the V2-only signed fields, as
+ * clob-client-v2's isV2Order decides) is checked as V2, anything else as V1, so a 400 names the
+ * field of the protocol the order was meant for instead of a "matches neither" error.
+ */
+export function signedOrderAnySchema(opts: { compat: boolean }) {
+  const v1 = signedOrderSchema(opts);
+  const v2 = signedOrderV2Schema(opts);
+  return Type.Unsafe<Static<typeof v1> | Static<typeof v2>>({
+    description: 'A V1 order (domain version "1": taker, expiration, nonce, feeRateBps signed) or a V2 order (domain version "2": timestamp, metadata, builder signed)',
+    if: { type: 'object', anyOf: [{ required: ['timestamp'] }, { required: ['builder'] }] },
+    then: v2,
+    else: v1,
+  });
+}
+
 /** One POST /order body (and one POST /orders entry). */
 export function postOrderBodySchema(opts: { compat: boolean }) {
   return Type.Object(
     {
-      order: signedOrderSchema(opts),
+      order: signedOrderAnySchema(opts),
       owner: Type.String({ minLength: 1, maxLength: 100, description: 'Must equal SERVICE_ADDRESS (or the API key in the compatibility profile)' }),
       orderType: OrderTypeSchema,
       deferExec: Type.Optional(Type.Boolean({ description: 'Sent by the public client; execution is never deferred here' })),

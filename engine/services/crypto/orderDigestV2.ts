@@ -50,12 +50,13 @@ const DOMAIN_TYPEHASH = hash(text('EIP712Domain(string name,string version,uint2
 const ORDER_V2_TYPEHASH = hash(text(ORDER_V2_TYPE));
 const domainSeparators = new Map<string, Uint8Array>();
 
-export function orderV2DomainSeparator(chainId: number, verifyingContract: string): Uint8Array {
-  const key = `${chainId}:${verifyingContract.toLowerCase()}`;
+/** `domainVersion` other than "2" only serves diagnostics: which domain a refused signature was made for. */
+export function orderV2DomainSeparator(chainId: number, verifyingContract: string, domainVersion = ORDER_V2_DOMAIN_VERSION): Uint8Array {
+  const key = `${chainId}:${verifyingContract.toLowerCase()}:${domainVersion}`;
   let sep = domainSeparators.get(key);
   if (!sep) {
     sep = hash(
-      concat([DOMAIN_TYPEHASH, hash(text('Polymarket CTF Exchange')), hash(text(ORDER_V2_DOMAIN_VERSION)), uintWord(chainId, 'chainId'), hexWord(verifyingContract, 20, 'verifyingContract')]),
+      concat([DOMAIN_TYPEHASH, hash(text('Polymarket CTF Exchange')), hash(text(domainVersion)), uintWord(chainId, 'chainId'), hexWord(verifyingContract, 20, 'verifyingContract')]),
     );
     domainSeparators.set(key, sep);
   }
@@ -63,7 +64,12 @@ export function orderV2DomainSeparator(chainId: number, verifyingContract: strin
 }
 
 /** The 0x digest a V2 order's signature signs. Throws RangeError naming a field that cannot be encoded. */
-export function orderV2Digest(o: OrderV2DigestInput, chainId: number, verifyingContract: string): `0x${string}` {
+export function orderV2Digest(o: OrderV2DigestInput, chainId: number, verifyingContract: string, domainVersion = ORDER_V2_DOMAIN_VERSION): `0x${string}` {
+  return `0x${Buffer.from(orderV2DigestBytes(o, chainId, verifyingContract, domainVersion)).toString('hex')}`;
+}
+
+/** orderV2Digest as 32 bytes (what signature recovery takes). */
+export function orderV2DigestBytes(o: OrderV2DigestInput, chainId: number, verifyingContract: string, domainVersion = ORDER_V2_DOMAIN_VERSION): Uint8Array {
   const side = o.side === 'BUY' || o.side === 0 ? 0 : 1;
   const structHash = hash(
     concat([
@@ -81,6 +87,5 @@ export function orderV2Digest(o: OrderV2DigestInput, chainId: number, verifyingC
       hexWord(o.builder, 32, 'builder'),
     ]),
   );
-  const digest = hash(concat([new Uint8Array([0x19, 0x01]), orderV2DomainSeparator(chainId, verifyingContract), structHash]));
-  return `0x${Buffer.from(digest).toString('hex')}`;
+  return hash(concat([new Uint8Array([0x19, 0x01]), orderV2DomainSeparator(chainId, verifyingContract, domainVersion), structHash]));
 }

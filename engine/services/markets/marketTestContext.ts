@@ -34,6 +34,8 @@ export async function createMarketTestContext(clock: Clock, config: Partial<Engi
       contracts: {
         exchange: '0x00000000000000000000000000000000000000e1',
         negRiskExchange: '0x00000000000000000000000000000000000000e2',
+        exchangeV2: '0x00000000000000000000000000000000000000e3',
+        negRiskExchangeV2: '0x00000000000000000000000000000000000000e4',
         collateral: '0x00000000000000000000000000000000000000c0',
         conditionalTokens: '0x00000000000000000000000000000000000000c7',
         safeFactory: null,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { recoverTypedDataAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { ORDER_TYPES, orderDomain, orderTypedMessage, orderVerifyingContract, type PostOrderBody } from '../../protocol/eip712.js';
+import { ORDER_TYPES, orderDomain, orderTypedMessage, orderVerifyingContract, type PostOrderBody, type SignedOrder } from '../../protocol/eip712.js';
 import { MarketRepo } from '../../store/marketRepo.js';
 import { ManualClock } from '../clock.js';
 import { MarketDataService } from './marketDataService.js';
@@ -48,7 +48,7 @@ test('a fresh data directory gets four demo markets with two-sided books, once',
         domain: orderDomain({ chainId: first.ctx.config.chainId, verifyingContract: orderVerifyingContract(first.ctx.chain.contracts, market.negRisk) }),
         types: ORDER_TYPES,
         primaryType: 'Order',
-        message: orderTypedMessage(body.order),
+        message: orderTypedMessage(body.order as SignedOrder),
         signature: body.order.signature,
       });
       assert.equal(signer, maker);

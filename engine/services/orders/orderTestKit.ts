@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { resolveConfig, type EngineConfig } from '../../config.js';
-import { predictContractAddresses, LOCAL_EXCHANGE_ADDRESS, LOCAL_NEG_RISK_EXCHANGE_ADDRESS } from '../../protocol/contractAddresses.js';
-import { ORDER_TYPES, orderDomain, orderTypedMessage, ZERO_ADDRESS, type Address, type OrderType, type PostOrderBody, type SignedOrder } from '../../protocol/eip712.js';
+import { predictContractAddresses, LOCAL_EXCHANGE_ADDRESS, LOCAL_EXCHANGE_V2_ADDRESS, LOCAL_NEG_RISK_EXCHANGE_ADDRESS, LOCAL_NEG_RISK_EXCHANGE_V2_ADDRESS } from '../../protocol/contractAddresses.js';
+import { ORDER_TYPES, orderDomain, orderTypedMessage, ZERO_ADDRESS, type Address, type OrderType, type PostOrderBody, type SignedOrder, type SignedOrderV2 } from '../../protocol/eip712.js';
 import { openDatabase, type Db } from '../../store/database.js';
 import { WriteBatcher } from '../../store/writeBatcher.js';
 import { ManualClock } from '../clock.js';
@@ -97,6 +97,8 @@ export async function makeHarness(opts: { config?: Partial<EngineConfig>; dir?: 
     contracts: {
       exchange: LOCAL_EXCHANGE_ADDRESS,
       negRiskExchange: LOCAL_NEG_RISK_EXCHANGE_ADDRESS,
+      exchangeV2: LOCAL_EXCHANGE_V2_ADDRESS,
+      negRiskExchangeV2: LOCAL_NEG_RISK_EXCHANGE_V2_ADDRESS,
       collateral: deployment.collateral,
       conditionalTokens: deployment.conditionalTokens,
       safeFactory: deployment.safeFactory,
@@ -200,6 +202,59 @@ export async function signedBody(account: PrivateKeyAccount, spec: OrderSpec): P
     orderType: spec.orderType ?? 'GTC',
     ...(spec.postOnly !== undefined ? { postOnly: spec.postOnly } : {}),
   };
+}
+
+/** V2 EIP-712 types (clob-client-v2's CTF_EXCHANGE_V2_ORDER_STRUCT), for signing test orders with viem. */
+export const ORDER_V2_TYPES = {
+  Order: [
+    { name: 'salt', type: 'uint256' },
+    { name: 'maker', type: 'address' },
+    { name: 'signer', type: 'address' },
+    { name: 'tokenId', type: 'uint256' },
+    { name: 'makerAmount', type: 'uint256' },
+    { name: 'takerAmount', type: 'uint256' },
+    { name: 'side', type: 'uint8' },
+    { name: 'signatureType', type: 'uint8' },
+    { name: 'timestamp', type: 'uint256' },
+    { name: 'metadata', type: 'bytes32' },
+    { name: 'builder', type: 'bytes32' },
+  ],
+} as const;
+
+const ZERO_BYTES32 = `0x${'0'.repeat(64)}` as const;
+
+/**
+ * A V2 POST /order body signed by `account` with viem: domain version "2" (or `domainVersion`), the
+ * local V2 exchange (or `verifyingContract`), `expiration` sent unsigned beside the struct as
+ * clob-client-v2 does.
+ */
+export async function signedBodyV2(account: PrivateKeyAccount, spec: OrderSpec & { domainVersion?: string }): Promise<PostOrderBody> {
+  const tokenId = spec.market.tokenIds[spec.outcome ?? 0]!;
+  const cost = (spec.price * spec.size) / 1_000_000n;
+  const makerAmount = spec.makerAmount ?? (spec.side === 'BUY' ? cost : spec.size);
+  const takerAmount = spec.takerAmount ?? (spec.side === 'BUY' ? spec.size : cost);
+  const struct = {
+    salt: spec.salt ?? saltCounter++,
+    maker: spec.maker ?? account.address,
+    signer: account.address,
+    tokenId,
+    makerAmount: makerAmount.toString(),
+    takerAmount: takerAmount.toString(),
+    side: spec.side,
+    signatureType: spec.signatureType ?? 0,
+    timestamp: String(Date.now()),
+    metadata: ZERO_BYTES32,
+    builder: ZERO_BYTES32,
+  } as const;
+  const verifyingContract = spec.verifyingContract ?? (spec.market.negRisk ? LOCAL_NEG_RISK_EXCHANGE_V2_ADDRESS : LOCAL_EXCHANGE_V2_ADDRESS);
+  const signature = await account.signTypedData({
+    domain: { name: 'Polymarket CTF Exchange', version: spec.domainVersion ?? '2', chainId: spec.chainId ?? CHAIN_ID, verifyingContract },
+    types: ORDER_V2_TYPES,
+    primaryType: 'Order',
+    message: { ...struct, salt: BigInt(struct.salt), tokenId: BigInt(tokenId), makerAmount, takerAmount, timestamp: BigInt(struct.timestamp), side: struct.side === 'BUY' ? 0 : 1 },
+  });
+  const order: SignedOrderV2 = { ...struct, expiration: (spec.expiration ?? 0n).toString(), signature, conditionId: spec.market.conditionId, referrer: ZERO_ADDRESS };
+  return { order, owner: spec.owner ?? account.address, orderType: spec.orderType ?? 'GTC', ...(spec.postOnly !== undefined ? { postOnly: spec.postOnly } : {}) };
 }
 
 export function identityOf(account: PrivateKeyAccount): { address: string; apiKey: string } {

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { POLYGON_EXCHANGE_ADDRESS, POLYGON_NEG_RISK_EXCHANGE_ADDRESS } from '../../protocol/contractAddresses.js';
-import type { PostOrderBody } from '../../protocol/eip712.js';
+import { exchangeAddresses, POLYGON_NEG_RISK_EXCHANGE_ADDRESS } from '../../protocol/contractAddresses.js';
+import { privateKeyToAccount } from 'viem/accounts';
+import type { PostOrderBody, SignedOrderV2 } from '../../protocol/eip712.js';
+import { orderV2Digest } from '../crypto/orderDigestV2.js';
+import { ORDER_V2_TYPES } from './orderTestKit.js';
 import type { TradableMarket } from './liveOrder.js';
 import { bytesToHex } from '../crypto/orderDigest.js';
 import { isRejection, signingDigestOf, validateOrder, type ValidationDeps } from './validateOrder.js';
@@ -26,7 +29,7 @@ const market: TradableMarket = {
 const deps = (over: Partial<ValidationDeps> = {}): ValidationDeps => ({
   nowMs: 1_718_000_000_000,
   chainId: 137,
-  contracts: { exchange: POLYGON_EXCHANGE_ADDRESS, negRiskExchange: POLYGON_NEG_RISK_EXCHANGE_ADDRESS },
+  contracts: exchangeAddresses('polymarket'),
   byToken: (t) => (t === TOKEN ? { market, outcomeIndex: 0 } : t === '1' ? { market, outcomeIndex: 1 } : undefined),
   walletOf: () => undefined,
   conditionIdOptional: true,
@@ -93,5 +96,55 @@ describe('validateOrder', () => {
     const n = validateOrder(IDENTITY, nearOne, deps());
     assert.ok(isRejection(n));
     assert.notEqual(n.code, 'INVALID_ORDER_MIN_TICK_SIZE', '0.9999999 rounds down to 0.99, inside the window');
+  });
+
+  describe('V2 orders', () => {
+    const owner = privateKeyToAccount('0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d');
+    const safe = '0x' + 'a5'.repeat(20);
+    const proxy = '0x' + 'b7'.repeat(20);
+    const v2deps = (over: Partial<ValidationDeps> = {}) =>
+      deps({ walletOf: (type, signer) => (signer === owner.address.toLowerCase() ? (type === 2 ? safe : proxy) : undefined), ...over });
+    const ZERO32 = `0x${'0'.repeat(64)}` as const;
+
+    async function v2Body(signatureType: 0 | 1 | 2, maker: string): Promise<PostOrderBody> {
+      const struct = { salt: 777, maker, signer: owner.address, tokenId: TOKEN, makerAmount: '5200000', takerAmount: '10000000', side: 'BUY', signatureType, timestamp: '1718000000000', metadata: ZERO32, builder: ZERO32 } as const;
+      const signature = await owner.signTypedData({
+        domain: { name: 'Polymarket CTF Exchange', version: '2', chainId: 137, verifyingContract: exchangeAddresses('polymarket').exchangeV2 },
+        types: ORDER_V2_TYPES,
+        primaryType: 'Order',
+        message: { ...struct, maker: maker as `0x${string}`, salt: 777n, tokenId: BigInt(TOKEN), makerAmount: 5_200_000n, takerAmount: 10_000_000n, side: 0, timestamp: 1_718_000_000_000n },
+      });
+      return { order: { ...struct, maker: maker as `0x${string}`, expiration: '0', signature }, owner: IDENTITY.apiKey, orderType: 'GTC' };
+    }
+    const ownerIdentity = { address: owner.address.toLowerCase(), apiKey: IDENTITY.apiKey };
+
+    it('accepts EOA, POLY_PROXY and POLY_GNOSIS_SAFE V2 orders with the maker V1 would need; the digest is the V2 digest and the fee rate the market’s', async () => {
+      for (const [type, maker] of [[0, owner.address], [1, proxy], [2, safe]] as const) {
+        const body = await v2Body(type, maker);
+        const v = validateOrder(ownerIdentity, body, v2deps({ byToken: () => ({ market: { ...market, feeRateBps: 30 } as TradableMarket, outcomeIndex: 0 }) }));
+        assert.ok(!isRejection(v), isRejection(v) ? v.message : '');
+        assert.equal(v.orderVersion, 2);
+        assert.equal(v.digest, orderV2Digest({ ...(body.order as SignedOrderV2), tokenId: TOKEN }, 137, exchangeAddresses('polymarket').exchangeV2));
+        assert.equal(v.feeRateBps, '30');
+        assert.equal(v.nonce, '0');
+        assert.equal(v.maker, maker.toLowerCase());
+      }
+    });
+
+    it('refuses a Safe V2 order whose maker is not the signer’s Safe, and a non-zero unsigned taker', async () => {
+      const wrongMaker = validateOrder(ownerIdentity, await v2Body(2, proxy), v2deps());
+      assert.ok(isRejection(wrongMaker));
+      assert.match(wrongMaker.message, new RegExp(`maker must be the signer's Safe ${safe}`));
+      const withTaker = await v2Body(0, owner.address);
+      (withTaker.order as { taker?: string }).taker = '0x' + '01'.repeat(20);
+      const t = validateOrder(ownerIdentity, withTaker, v2deps());
+      assert.ok(isRejection(t));
+      assert.match(t.message, /taker must be the zero address .* or absent \(V2 orders sign no taker\)/);
+    });
+
+    it('signingDigestOf gives the V2 digest for a V2 order, so batched recovery checks the same thing', async () => {
+      const body = await v2Body(0, owner.address);
+      assert.equal(bytesToHex(signingDigestOf(body, v2deps())!), orderV2Digest({ ...(body.order as SignedOrderV2), tokenId: TOKEN }, 137, exchangeAddresses('polymarket').exchangeV2));
+    });
   });
 });

@@ -1,6 +1,8 @@
 import { formatUnits, MAX_BOOK_UNITS, ONE } from '../../protocol/amounts.js';
-import { orderVerifyingContract, ZERO_ADDRESS, type Address, type PostOrderBody } from '../../protocol/eip712.js';
+import type { ExchangeAddresses } from '../../protocol/contractAddresses.js';
+import { isOrderV2, ORDER_V2_DOMAIN_VERSION, orderVerifyingContract, ZERO_ADDRESS, type Address, type PostOrderBody, type SignedOrder, type SignedOrderV2 } from '../../protocol/eip712.js';
 import { orderDigest, bytesToHex, OrderEncodingError } from '../crypto/orderDigest.js';
+import { orderV2DigestBytes } from '../crypto/orderDigestV2.js';
 import { recoverAddress } from '../crypto/recoverSigner.js';
 import type { OrderSide, OrderType } from '../../store/orderRepo.js';
 import type { OrderIdentity, TradableMarket } from './liveOrder.js';
@@ -23,10 +25,14 @@ export interface ValidOrder {
   makerAmount: bigint;
   takerAmount: bigint;
   digest: string;
+  /** 1 or 2: which order protocol signed it (both rest on the same book). */
+  orderVersion: 1 | 2;
   maker: string;
   signer: string;
   salt: string;
+  /** V1 as signed; "0" for a V2 order (V2 signs no nonce). */
   nonce: string;
+  /** V1 as signed; a V2 order signs none and pays the market's rate, stored here. */
   feeRateBps: string;
   signatureType: number;
   signature: string;
@@ -37,7 +43,8 @@ export interface ValidOrder {
 export interface ValidationDeps {
   nowMs: number;
   chainId: number;
-  contracts: { exchange: Address; negRiskExchange: Address };
+  /** The V1 and V2 verifyingContracts (GET /config `contracts`). */
+  contracts: ExchangeAddresses;
   /** Finds the market of a token (markets service). */
   byToken(tokenId: string): { market: TradableMarket; outcomeIndex: 0 | 1 } | undefined;
   /** The proxy (1) or Safe (2) wallet of a signer; undefined when it cannot be derived here. */
@@ -64,8 +71,61 @@ function canonicalUint(text: string | number): string | undefined {
   return BigInt(s).toString();
 }
 
-function domainTextOf(negRisk: boolean, verifyingContract: Address, chainId: number): string {
+function domainTextOf(negRisk: boolean, verifyingContract: Address, chainId: number, v2 = false): string {
+  if (v2) return `V2 domain {name "Polymarket CTF Exchange", version "${ORDER_V2_DOMAIN_VERSION}", chainId ${chainId}, verifyingContract ${verifyingContract} (the ${negRisk ? 'neg-risk exchange V2' : 'exchange V2'})}`;
   return `${negRisk ? 'neg-risk exchange' : 'exchange'} ${verifyingContract} on chain ${chainId}`;
+}
+
+/** The V2 exchange of a market: the neg-risk one for neg-risk markets, as clob-client-v2 picks it. */
+function v2VerifyingContract(contracts: ExchangeAddresses, negRisk: boolean): Address {
+  return negRisk ? contracts.negRiskExchangeV2 : contracts.exchangeV2;
+}
+
+/** The digest an order's signature must sign (V1 or V2 by its fields) and under which contract, or why it cannot be encoded. */
+function signingTarget(
+  o: SignedOrder | SignedOrderV2,
+  tokenId: string,
+  negRisk: boolean,
+  deps: Pick<ValidationDeps, 'chainId' | 'contracts'>,
+): { digest: Uint8Array; verifyingContract: Address } | { problem: string } {
+  try {
+    if (isOrderV2(o)) {
+      const verifyingContract = v2VerifyingContract(deps.contracts, negRisk);
+      return { digest: orderV2DigestBytes({ ...o, tokenId }, deps.chainId, verifyingContract), verifyingContract };
+    }
+    const verifyingContract = orderVerifyingContract(deps.contracts, negRisk);
+    return { digest: orderDigest({ ...o, tokenId, salt: String(o.salt) }, { chainId: deps.chainId, verifyingContract }), verifyingContract };
+  } catch (e) {
+    if (e instanceof OrderEncodingError || e instanceof RangeError) return { problem: e.message };
+    throw e;
+  }
+}
+
+/**
+ * Why a V2 signature recovers someone else: it is re-checked under the domains a client most often
+ * signs by mistake (another domain version, the other V2 exchange, the V1 exchange), so the answer
+ * names the domain the signature was made for. Runs only for a refused order.
+ */
+function v2SignatureProblem(o: SignedOrderV2, tokenId: string, negRisk: boolean, deps: Pick<ValidationDeps, 'chainId' | 'contracts'>, recovered: Address, signer: string): string {
+  const expected = v2VerifyingContract(deps.contracts, negRisk);
+  const candidates: Array<{ version: string; contract: Address; what: string }> = [
+    { version: '1', contract: expected, what: 'domain version "1" (a V2 struct signed under the V1 domain version)' },
+    { version: '3', contract: expected, what: 'domain version "3" (ExchangeV3)' },
+    { version: ORDER_V2_DOMAIN_VERSION, contract: v2VerifyingContract(deps.contracts, !negRisk), what: `the ${negRisk ? 'plain' : 'neg-risk'} exchange V2 ${v2VerifyingContract(deps.contracts, !negRisk)}` },
+    { version: ORDER_V2_DOMAIN_VERSION, contract: orderVerifyingContract(deps.contracts, negRisk), what: `the V1 exchange ${orderVerifyingContract(deps.contracts, negRisk)} as verifyingContract` },
+  ];
+  let madeFor = '';
+  for (const c of candidates) {
+    const got = recoverAddress(orderV2DigestBytes({ ...o, tokenId }, deps.chainId, c.contract, c.version), o.signature);
+    if (got !== null && got.toLowerCase() === signer) {
+      madeFor = ` It was signed for ${c.what}.`;
+      break;
+    }
+  }
+  return (
+    `invalid signature: field 'signature' of this V2 order, under the ${domainTextOf(negRisk, expected, deps.chainId, true)} (market neg_risk=${negRisk}), recovers ${recovered.toLowerCase()}, not the signer ${signer}.${madeFor} ` +
+    `Sign the V2 struct (salt, maker, signer, tokenId, makerAmount, takerAmount, side, signatureType, timestamp, metadata, builder) with that domain, and check signatureType and maker.`
+  );
 }
 
 /**
@@ -155,9 +215,11 @@ export function validateOrder(identity: OrderIdentity, body: PostOrderBody, deps
   // Expirations beyond a JS safe integer never fire anyway; keep them representable.
   const expiration = expirationBig > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(expirationBig);
 
-  const taker = o.taker.toLowerCase();
+  const v2 = isOrderV2(o);
+  // V2 signs no taker (clob-client-v2 sends none); one that is sent must still say "anyone".
+  const taker = (o.taker ?? ZERO_ADDRESS).toLowerCase();
   if (taker !== ZERO_ADDRESS) {
-    return rejection('INVALID_ORDER_ERROR', `order is invalid. taker must be the zero address (${ZERO_ADDRESS}): this exchange only matches public orders.`);
+    return rejection('INVALID_ORDER_ERROR', `order is invalid. taker must be the zero address (${ZERO_ADDRESS})${v2 ? ' or absent (V2 orders sign no taker)' : ''}: this exchange only matches public orders.`);
   }
   const signer = o.signer.toLowerCase();
   const maker = o.maker.toLowerCase();
@@ -187,30 +249,29 @@ export function validateOrder(identity: OrderIdentity, body: PostOrderBody, deps
     return rejection('INVALID_ORDER_ERROR', `order is invalid. signatureType must be 0 (EOA), 1 (POLY_PROXY) or 2 (POLY_GNOSIS_SAFE); got ${String(signatureType)}.`);
   }
 
-  const verifyingContract = orderVerifyingContract(deps.contracts, market.negRisk);
+  const target = signingTarget(o, tokenId, market.negRisk, deps);
+  if ('problem' in target) return rejection('INVALID_ORDER_ERROR', `order is invalid. ${target.problem}`);
+  const { verifyingContract } = target;
   let digestBytes: Uint8Array;
   let recovered: Address | null;
   if (deps.signatureCheck) {
     digestBytes = deps.signatureCheck.digest;
     recovered = deps.signatureCheck.recovered;
   } else {
-    try {
-      digestBytes = orderDigest({ ...o, tokenId, salt: String(o.salt) }, { chainId: deps.chainId, verifyingContract });
-    } catch (e) {
-      if (e instanceof OrderEncodingError) return rejection('INVALID_ORDER_ERROR', `order is invalid. ${e.message}`);
-      throw e;
-    }
+    digestBytes = target.digest;
     recovered = recoverAddress(digestBytes, o.signature);
   }
   const digest = bytesToHex(digestBytes);
+  const domainText = domainTextOf(market.negRisk, verifyingContract, deps.chainId, v2);
   if (recovered === null) {
-    return rejection('INVALID_ORDER_ERROR', `invalid signature: it is not a 65-byte r‖s‖v ECDSA signature (low-s) of the order digest ${digest} under the ${domainTextOf(market.negRisk, verifyingContract, deps.chainId)}.`);
+    return rejection('INVALID_ORDER_ERROR', `invalid signature: it is not a 65-byte r‖s‖v ECDSA signature (low-s) of the order digest ${digest} under the ${domainText}.`);
   }
   if (recovered.toLowerCase() !== signer) {
+    if (v2) return rejection('INVALID_ORDER_ERROR', v2SignatureProblem(o, tokenId, market.negRisk, deps, recovered, signer));
     const other = orderVerifyingContract(deps.contracts, !market.negRisk);
     return rejection(
       'INVALID_ORDER_ERROR',
-      `invalid signature: under the ${domainTextOf(market.negRisk, verifyingContract, deps.chainId)} (market neg_risk=${market.negRisk}) it recovers ${recovered.toLowerCase()}, not the signer ${signer}. ` +
+      `invalid signature: under the ${domainText} (market neg_risk=${market.negRisk}) it recovers ${recovered.toLowerCase()}, not the signer ${signer}. ` +
         `Sign with verifyingContract ${verifyingContract} (not ${other}) and chainId ${deps.chainId}, and check signatureType and maker.`,
     );
   }
@@ -226,11 +287,12 @@ export function validateOrder(identity: OrderIdentity, body: PostOrderBody, deps
     makerAmount,
     takerAmount,
     digest,
+    orderVersion: v2 ? 2 : 1,
     maker,
     signer,
     salt: canonicalUint(o.salt) ?? String(o.salt),
-    nonce: canonicalUint(o.nonce) ?? String(o.nonce),
-    feeRateBps: canonicalUint(o.feeRateBps) ?? String(o.feeRateBps),
+    nonce: v2 ? '0' : (canonicalUint(o.nonce) ?? String(o.nonce)),
+    feeRateBps: v2 ? String(market.feeRateBps ?? 0) : (canonicalUint(o.feeRateBps) ?? String(o.feeRateBps)),
     signatureType,
     signature: o.signature,
     expiration,
@@ -246,13 +308,8 @@ export function signingDigestOf(body: PostOrderBody, deps: Pick<ValidationDeps, 
   const tokenId = canonicalUint(o.tokenId);
   const found = tokenId === undefined ? undefined : deps.byToken(tokenId);
   if (!found || tokenId === undefined) return undefined;
-  const verifyingContract = orderVerifyingContract(deps.contracts, found.market.negRisk);
-  try {
-    return orderDigest({ ...o, tokenId, salt: String(o.salt) }, { chainId: deps.chainId, verifyingContract });
-  } catch (e) {
-    if (e instanceof OrderEncodingError) return undefined;
-    throw e;
-  }
+  const target = signingTarget(o, tokenId, found.market.negRisk, deps);
+  return 'problem' in target ? undefined : target.digest;
 }
 
 export function isRejection(v: ValidOrder | Rejection): v is Rejection {
