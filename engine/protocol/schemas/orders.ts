@@ -154,6 +154,7 @@ export const QueueEntrySchema = Type.Object({
   ahead: Type.String({ description: 'Shares resting before it at this price (time priority): they trade first' }),
   level_size: Type.String({ description: 'Shares resting at this price in all, its own included (the size GET /book shows for this token and price)' }),
 });
+export type QueueEntryJson = Static<typeof QueueEntrySchema>;
 export const QueueListSchema = Type.Array(QueueEntrySchema, { description: "The caller's resting orders, oldest first" });
 
 export const TradesQuery = Type.Object({
