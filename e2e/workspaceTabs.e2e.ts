@@ -21,7 +21,7 @@ after(async () => {
 });
 
 const active = (page: Page) => page.getByTestId('market-question').innerText();
-const tabQuestions = (page: Page) => page.getByTestId('market-tab').locator('[role="tab"]').allInnerTexts();
+const tabQuestions = (page: Page) => page.getByTestId('market-tab-pick').allInnerTexts();
 
 test('star two markets, open both as tabs, switch by click, ] , Ctrl+Tab and the palette; the watchlist follows the book live; a reload restores it all', async () => {
   const { page } = await j.newTrader();
@@ -34,7 +34,7 @@ test('star two markets, open both as tabs, switch by click, ] , Ctrl+Tab and the
   // Both open as tabs, B active.
   assert.deepEqual((await tabQuestions(page)).map((t) => t.replace('★', '').trim()), [a, b]);
   assert.equal(await active(page), b);
-  await page.getByTestId('market-tab').filter({ hasText: a }).getByRole('tab').click();
+  await page.getByTestId('market-tab').filter({ hasText: a }).getByTestId('market-tab-pick').click();
   assert.equal(await active(page), a);
   await page.locator('body').click({ position: { x: 5, y: 5 } });
   await page.keyboard.press(']');

@@ -35,14 +35,16 @@ export function MarketTabs() {
   if (ids.length === 0) return null;
   const byId = new Map((markets ?? []).map((m) => [m.condition_id, m]));
   return (
-    <nav className="market-tabs" role="tablist" aria-label="Open markets" data-testid="market-tabs">
+    // A nav of buttons (aria-current on the active one), not an ARIA tablist: each tab also has a close button,
+    // which a tablist may not contain.
+    <nav className="market-tabs" aria-label="Open markets" data-testid="market-tabs">
       {ids.map((id) => {
         const m = byId.get(id);
         const active = id === current?.condition_id;
         const question = m?.question ?? `${id.slice(0, 10)}…`;
         return (
           <div key={id} className={`market-tab${active ? ' on' : ''}`} data-testid="market-tab" data-condition-id={id} data-active={active}>
-            <button role="tab" aria-selected={active} className="ghost market-tab-pick" title={question} onClick={() => selectMarket(id)}>
+            <button aria-current={active ? 'page' : undefined} className="ghost market-tab-pick" data-testid="market-tab-pick" title={question} onClick={() => selectMarket(id)}>
               {favourites.includes(id) ? <span className="star on" aria-label="favourite">★ </span> : null}
               {question}
             </button>
