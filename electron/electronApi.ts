@@ -85,6 +85,15 @@ export interface ElectronSession {
   setPermissionCheckHandler(handler: PermissionCheckHandler | null): void;
 }
 
+/** Electron's safeStorage: strings encrypted with a key the OS keeps (Keychain, DPAPI, libsecret / kwallet). */
+export interface ElectronSafeStorage {
+  isEncryptionAvailable(): boolean;
+  encryptString(plainText: string): Buffer;
+  decryptString(encrypted: Buffer): string;
+  /** Linux only: 'basic_text' means no keyring was found and the key is a fixed one. */
+  getSelectedStorageBackend?(): string;
+}
+
 /** What the main process needs from `import('electron')`. */
 export interface ElectronMainApi {
   session: { defaultSession: ElectronSession };
@@ -93,6 +102,7 @@ export interface ElectronMainApi {
   ipcMain: ElectronIpcMain;
   shell: ElectronShell;
   dialog: ElectronDialog;
+  safeStorage: ElectronSafeStorage;
 }
 
 export interface ElectronContextBridge {

@@ -58,7 +58,30 @@ export class FakeWindow implements ElectronBrowserWindow {
   }
 }
 
-export function fakeElectron(opts: { lock?: boolean; userData?: string } = {}) {
+/**
+ * safeStorage stand-in: a reversible transform under a per-instance key (not the real OS encryption, but
+ * the main process's handling, encoding and refusals are what the tests check). `backend` as on Linux.
+ */
+export function fakeSafeStorage(opts: { available?: boolean; backend?: string } = {}) {
+  const key = 0x5a;
+  const calls = { encrypted: 0, decrypted: 0 };
+  return {
+    calls,
+    isEncryptionAvailable: () => opts.available ?? true,
+    ...(opts.backend === undefined ? {} : { getSelectedStorageBackend: () => opts.backend! }),
+    encryptString: (plain: string) => {
+      calls.encrypted++;
+      return Buffer.concat([Buffer.from('v10'), Buffer.from(Buffer.from(plain, 'utf8').map((b) => b ^ key))]);
+    },
+    decryptString: (buf: Buffer) => {
+      calls.decrypted++;
+      if (buf.subarray(0, 3).toString() !== 'v10') throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
+      return Buffer.from(buf.subarray(3).map((b) => b ^ key)).toString('utf8');
+    },
+  };
+}
+
+export function fakeElectron(opts: { lock?: boolean; userData?: string; safeStorage?: { available?: boolean; backend?: string } } = {}) {
   const listeners = new Map<string, Listener[]>();
   const handlers = new Map<string, (event: IpcMainInvokeEvent, ...args: unknown[]) => unknown>();
   const opened: string[] = [];
@@ -104,6 +127,7 @@ export function fakeElectron(opts: { lock?: boolean; userData?: string } = {}) {
     },
     shell: { openExternal: async (url) => void opened.push(url) },
     dialog: { showErrorBox: (title, content) => void errors.push({ title, content }) },
+    safeStorage: fakeSafeStorage(opts.safeStorage),
   };
 
   return { api, emit, handlers, opened, errors, state, permissions, windows: () => FakeWindow.created };

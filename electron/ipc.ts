@@ -9,7 +9,19 @@ import type { ReadyLine } from '../engine/index.js';
 export const IPC_CHANNELS = {
   getEngineInfo: 'desktop:get-engine-info',
   openExternal: 'desktop:open-external',
+  secretStorage: 'desktop:secret-storage',
+  encryptSecret: 'desktop:encrypt-secret',
+  decryptSecret: 'desktop:decrypt-secret',
 } as const;
+
+/** Whether the OS keeps the key that encrypts secrets (safeStorage); `backend` is Linux's choice of store. */
+export interface SecretStorageStatus {
+  available: boolean;
+  backend?: string;
+}
+
+/** The largest secret the main process encrypts or decrypts: the wallets' whole persisted state fits easily. */
+export const MAX_SECRET_CHARS = 1_000_000;
 
 export type IpcChannel = (typeof IPC_CHANNELS)[keyof typeof IPC_CHANNELS];
 
@@ -25,6 +37,9 @@ export interface EngineInfo extends ReadyLine {
 export interface IpcRequests {
   [IPC_CHANNELS.getEngineInfo]: { args: []; result: EngineInfo };
   [IPC_CHANNELS.openExternal]: { args: [url: string]; result: { opened: boolean } };
+  [IPC_CHANNELS.secretStorage]: { args: []; result: SecretStorageStatus };
+  [IPC_CHANNELS.encryptSecret]: { args: [plaintext: string]; result: string };
+  [IPC_CHANNELS.decryptSecret]: { args: [ciphertext: string]; result: string };
 }
 
 /** What the preload exposes on `window.desktop`. */
@@ -33,6 +48,12 @@ export interface DesktopApi {
   getEngineInfo(): Promise<EngineInfo>;
   /** Opens an http(s) link in the system browser; other schemes are refused. */
   openExternal(url: string): Promise<{ opened: boolean }>;
+  /** Whether secrets can be encrypted with a key the OS keeps (Keychain, DPAPI, libsecret/kwallet). */
+  secretStorage(): Promise<SecretStorageStatus>;
+  /** Encrypts with Electron's safeStorage in the main process; answers base64 ciphertext. */
+  encryptSecret(plaintext: string): Promise<string>;
+  /** Decrypts what encryptSecret answered. */
+  decryptSecret(ciphertext: string): Promise<string>;
 }
 
 export const DESKTOP_GLOBAL = 'desktop';

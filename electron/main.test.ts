@@ -154,3 +154,33 @@ test('permission requests are denied by default; only clipboard writing from the
   assert.equal(await ask('clipboard-sanitized-write', 'https://evil.example/'), false);
   assert.equal(check({}, 'clipboard-sanitized-write', 'https://evil.example'), false);
 });
+
+test('secrets are encrypted with safeStorage for the terminal page: base64 ciphertext without the plaintext, decrypted back to it', async () => {
+  const fe = fakeElectron({ safeStorage: { backend: 'gnome_libsecret' } });
+  await runMain(fe.api, { preloadPath: '/p', createEngine: fakeEngine().createEngine, log: () => undefined });
+  const secret = '{"burners":[{"privateKey":"0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"}]}';
+  assert.deepEqual(await fe.handlers.get(IPC_CHANNELS.secretStorage)!(terminalFrame), { available: true, backend: 'gnome_libsecret' });
+  const sealed = (await fe.handlers.get(IPC_CHANNELS.encryptSecret)!(terminalFrame, secret)) as string;
+  assert.match(sealed, /^[A-Za-z0-9+/]+=*$/);
+  assert.ok(!Buffer.from(sealed, 'base64').toString('latin1').includes('ac0974bec39a'), 'no plaintext in the ciphertext');
+  assert.equal(await fe.handlers.get(IPC_CHANNELS.decryptSecret)!(terminalFrame, sealed), secret);
+});
+
+test('secret storage answers only the terminal page, only strings, and refuses when the OS keeps no key', async () => {
+  const fe = fakeElectron();
+  await runMain(fe.api, { preloadPath: '/p', createEngine: fakeEngine().createEngine, log: () => undefined });
+  const encrypt = fe.handlers.get(IPC_CHANNELS.encryptSecret)!;
+  await assert.rejects(async () => encrypt({ senderFrame: { url: 'https://evil.example/' } }, 'x'), /only answered to the terminal page/);
+  await assert.rejects(async () => fe.handlers.get(IPC_CHANNELS.decryptSecret)!({ senderFrame: null }, 'eA=='), /only answered to the terminal page/);
+  await assert.rejects(async () => encrypt(terminalFrame, 42), /takes a string/);
+  await assert.rejects(async () => encrypt(terminalFrame, 'x'.repeat(1_000_001)), /takes a string of at most/);
+  await assert.rejects(async () => fe.handlers.get(IPC_CHANNELS.decryptSecret)!(terminalFrame, Buffer.from('garbage').toString('base64')), /decrypting/);
+
+  // Linux without a keyring: Chromium's built-in key is obfuscation, so safeStorage counts as unavailable.
+  for (const safeStorage of [{ available: false }, { available: true, backend: 'basic_text' }]) {
+    const off = fakeElectron({ safeStorage });
+    await runMain(off.api, { preloadPath: '/p', createEngine: fakeEngine().createEngine, log: () => undefined });
+    assert.equal(((await off.handlers.get(IPC_CHANNELS.secretStorage)!(terminalFrame)) as { available: boolean }).available, false);
+    await assert.rejects(async () => off.handlers.get(IPC_CHANNELS.encryptSecret)!(terminalFrame, 'x'), /no secret storage/);
+  }
+});

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Engine, EngineConfig, ReadyLine } from '../engine/index.js';
-import type { ElectronBrowserWindow, ElectronMainApi, ElectronSession, IpcMainInvokeEvent } from './electronApi.js';
-import { IPC_CHANNELS, isSafeExternalUrl, type EngineInfo } from './ipc.js';
+import type { ElectronBrowserWindow, ElectronMainApi, ElectronSafeStorage, ElectronSession, IpcMainInvokeEvent } from './electronApi.js';
+import { IPC_CHANNELS, MAX_SECRET_CHARS, isSafeExternalUrl, type EngineInfo, type SecretStorageStatus } from './ipc.js';
 import { pickPort } from './stablePort.js';
 
 export interface RunMainOptions {
@@ -54,6 +54,34 @@ export function denyPermissionsByDefault(session: ElectronSession, trustedOrigin
 export function isTrustedSender(event: IpcMainInvokeEvent, tradingUrl: string): boolean {
   const url = event.senderFrame?.url;
   return typeof url === 'string' && url.startsWith(`${tradingUrl}/app/`);
+}
+
+/**
+ * safeStorage is usable when the OS keeps its key. On Linux without a keyring Electron falls back to
+ * 'basic_text', a key built into Chromium: that is obfuscation, not encryption, so it counts as unavailable
+ * (the terminal then keeps its own key, see renderer/src/keys/secretBox.ts).
+ */
+export function secretStorageStatus(safe: ElectronSafeStorage): SecretStorageStatus {
+  const backend = safe.getSelectedStorageBackend?.();
+  const available = safe.isEncryptionAvailable() && backend !== 'basic_text' && backend !== 'unknown';
+  return backend === undefined ? { available } : { available, backend };
+}
+
+/** The secret-storage channels: encrypt/decrypt strings for the terminal page only, with safeStorage. */
+export function handleSecretStorage(electron: Pick<ElectronMainApi, 'ipcMain' | 'safeStorage'>, trusted: (event: IpcMainInvokeEvent) => boolean): void {
+  const { ipcMain, safeStorage } = electron;
+  const check = (event: IpcMainInvokeEvent, what: string, value: unknown): string => {
+    if (!trusted(event)) throw new Error(`${what} is only answered to the terminal page`);
+    if (typeof value !== 'string' || value.length > MAX_SECRET_CHARS) throw new Error(`${what} takes a string of at most ${MAX_SECRET_CHARS} characters`);
+    if (!secretStorageStatus(safeStorage).available) throw new Error(`${what}: the OS offers no secret storage (safeStorage is unavailable)`);
+    return value;
+  };
+  ipcMain.handle(IPC_CHANNELS.secretStorage, (event) => {
+    if (!trusted(event)) throw new Error('secretStorage is only answered to the terminal page');
+    return secretStorageStatus(safeStorage);
+  });
+  ipcMain.handle(IPC_CHANNELS.encryptSecret, (event, plaintext) => safeStorage.encryptString(check(event, 'encryptSecret', plaintext)).toString('base64'));
+  ipcMain.handle(IPC_CHANNELS.decryptSecret, (event, ciphertext) => safeStorage.decryptString(Buffer.from(check(event, 'decryptSecret', ciphertext), 'base64')));
 }
 
 /**
@@ -136,6 +164,8 @@ export async function runMain(electron: ElectronMainApi, opts: RunMainOptions): 
     await shell.openExternal(url);
     return { opened: true };
   });
+
+  handleSecretStorage(electron, (event) => isTrustedSender(event, ready.trading));
 
   const openWindow = (): ElectronBrowserWindow => {
     const w = new BrowserWindow({

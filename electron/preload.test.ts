@@ -9,7 +9,7 @@ test('the preload exposes exactly the typed desktop API on window.desktop', () =
   exposeDesktopApi(fe.api);
   const api = fe.exposed.get(DESKTOP_GLOBAL) as DesktopApi;
   assert.ok(api);
-  assert.deepEqual(Object.keys(api).sort(), ['getEngineInfo', 'isDesktop', 'openExternal']);
+  assert.deepEqual(Object.keys(api).sort(), ['decryptSecret', 'encryptSecret', 'getEngineInfo', 'isDesktop', 'openExternal', 'secretStorage']);
   assert.equal(api.isDesktop, true);
   assert.ok(Object.isFrozen(api));
 });
@@ -19,9 +19,15 @@ test('each desktop call invokes its own channel with its arguments', async () =>
   const api = exposeDesktopApi(fe.api);
   await api.getEngineInfo();
   await api.openExternal('https://example.com');
+  await api.secretStorage();
+  await api.encryptSecret('plain');
+  await api.decryptSecret('c2VhbGVk');
   assert.deepEqual(fe.invoked, [
     { channel: IPC_CHANNELS.getEngineInfo, args: [] },
     { channel: IPC_CHANNELS.openExternal, args: ['https://example.com'] },
+    { channel: IPC_CHANNELS.secretStorage, args: [] },
+    { channel: IPC_CHANNELS.encryptSecret, args: ['plain'] },
+    { channel: IPC_CHANNELS.decryptSecret, args: ['c2VhbGVk'] },
   ]);
 });
 

@@ -1,5 +1,5 @@
 import { OrderBook } from './orderBook.js';
-import type { BookSide, Level, OrderHandle, OrderIn, PlaceResult, RestingOrder } from './types.js';
+import type { BookSide, Level, OrderHandle, OrderIn, PlaceResult, QueuePosition, RestingOrder } from './types.js';
 
 /** An order with a readable name, as the tests write it ('b1', 'a2'). */
 export type NamedOrder = OrderIn & { readonly name: string };
@@ -58,6 +58,10 @@ export class NamedBook {
 
   get(name: string): RestingOrder | undefined {
     return this.book.get(this.handle(name));
+  }
+
+  queuePosition(name: string): QueuePosition | undefined {
+    return this.book.queuePosition(this.handle(name));
   }
 
   /** The last handle `name` got, or one never issued. */

@@ -7,6 +7,7 @@ import {
   type OrderHandle,
   type OrderIn,
   type PlaceResult,
+  type QueuePosition,
   type RestingOrder,
 } from './types.js';
 import { HandleTable } from './handleTable.js';
@@ -214,6 +215,25 @@ export class OrderBook implements MarketBook {
       price: this.lvI[b + L_PRICE]!,
       remaining: this.ordF[s << 1]!,
     };
+  }
+
+  queuePosition(handle: OrderHandle): QueuePosition | undefined {
+    const s = this.handles.slotOf(handle);
+    if (s < 0) return undefined;
+    const lv = this.ordI[(s << 2) + O_LEVEL]!;
+    const b = lv << LEVEL_SHIFT;
+    const base = this.lvI[b + L_BASE]!;
+    const end = base + this.lvI[b + L_TAIL]!;
+    const fifo = this.fifo;
+    const cancelled = this.cancelled;
+    // Walk the queue from its head: live orders before this one count, lazily cancelled slots do not.
+    let ahead = 0;
+    for (let r = base + this.lvI[b + L_HEAD]!; r < end; r++) {
+      const q = fifo[r]!;
+      if (q === s) return { ahead, levelSize: this.lvF[lv << (LEVEL_SHIFT - 1)]! };
+      if ((cancelled[q >> 5]! & (1 << (q & 31))) === 0) ahead += this.ordF[q << 1]!;
+    }
+    throw new Error(`order slot ${s} is missing from its level's queue`);
   }
 
   levels(side: BookSide, depth?: number): Level[] {

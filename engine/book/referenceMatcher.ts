@@ -1,4 +1,4 @@
-import type { BookSide, Fill, Level, MarketBook, OrderHandle, OrderIn, PlaceResult, RestingOrder } from './types.js';
+import type { BookSide, Fill, Level, MarketBook, OrderHandle, OrderIn, PlaceResult, QueuePosition, RestingOrder } from './types.js';
 
 /**
  * A deliberately naive matcher with the same interface as OrderBook, used only by tests as the oracle of
@@ -65,6 +65,16 @@ export class ReferenceMatcher implements MarketBook {
   get(handle: OrderHandle): RestingOrder | undefined {
     const found = this.orders.find((o) => o.handle === handle);
     return found && { side: found.side, price: found.price, remaining: found.remaining };
+  }
+
+  queuePosition(handle: OrderHandle): QueuePosition | undefined {
+    const found = this.orders.find((o) => o.handle === handle);
+    if (found === undefined) return undefined;
+    const level = this.orders.filter((o) => o.side === found.side && o.price === found.price);
+    return {
+      ahead: level.filter((o) => o.seq < found.seq).reduce((sum, o) => sum + o.remaining, 0),
+      levelSize: level.reduce((sum, o) => sum + o.remaining, 0),
+    };
   }
 
   levels(side: BookSide, depth?: number): Level[] {

@@ -68,6 +68,14 @@ export interface RestingOrder {
   readonly remaining: number;
 }
 
+/** Where a resting order stands in its level's time-priority queue. */
+export interface QueuePosition {
+  /** Remaining size of the live orders before it at its price (what must fill or cancel before it trades). */
+  readonly ahead: number;
+  /** Total remaining size of its level, its own included. */
+  readonly levelSize: number;
+}
+
 export interface MarketBook {
   /** Matches at price-time priority at the maker's price; FOK fills completely or not at all (no fills, nothing rests). */
   place(order: OrderIn): PlaceResult;
@@ -76,6 +84,8 @@ export interface MarketBook {
   /** Removes an order; returns its remaining size, or undefined if the handle names no order on the book. */
   cancel(handle: OrderHandle): number | undefined;
   get(handle: OrderHandle): RestingOrder | undefined;
+  /** The order's place in its level's queue, or undefined if the handle names no order on the book. */
+  queuePosition(handle: OrderHandle): QueuePosition | undefined;
   /** Aggregated levels, best price first, at most `depth` of them (all when omitted). */
   levels(side: BookSide, depth?: number): Level[];
   bestBid(): number | undefined;

@@ -282,6 +282,16 @@ export class ExchangeClient {
     return this.pages('/data/orders', p);
   }
 
+  /** GET /data/orders/queue: where each of the caller's resting orders stands at its price (shares ahead, level total). */
+  getQueuePositions(p: { market?: string; asset_id?: string } = {}): Promise<T.QueueEntry[]> {
+    return this.request({ method: 'GET', path: '/data/orders/queue', query: p, auth: 'L2' });
+  }
+
+  /** GET /data/order/{id}/queue: one resting order's place in its level's queue. */
+  getQueuePosition(orderId: string): Promise<T.QueueEntry> {
+    return this.request({ method: 'GET', path: `/data/order/${encodeURIComponent(orderId)}/queue`, auth: 'L2' });
+  }
+
   /** GET /data/trades, every page. */
   getTrades(p: { id?: string; maker_address?: string; market?: string; asset_id?: string; before?: number; after?: number } = {}): Promise<T.Trade[]> {
     return this.pages('/data/trades', p);

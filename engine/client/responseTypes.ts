@@ -9,7 +9,7 @@ import type { Side } from '../protocol/eip712.js';
 import type { ClobMarketInfoJson, SimplifiedMarketJson } from '../protocol/schemas/compat.js';
 import type { ActivityJson, ClosedPositionJson, HolderGroupJson, PositionJson, TradeJson } from '../protocol/schemas/data.js';
 import type { PublicMarketJson } from '../protocol/schemas/markets.js';
-import type { BalanceAllowanceJson, CancelResultJson, OrderRecordJson, TradeRecordJson } from '../protocol/schemas/orders.js';
+import type { BalanceAllowanceJson, CancelResultJson, OrderRecordJson, QueueEntryJson, TradeRecordJson } from '../protocol/schemas/orders.js';
 
 export interface Page<R> {
   limit: number;
@@ -60,6 +60,9 @@ export interface LookupEntry {
 }
 
 export type CancelResult = CancelResultJson;
+
+/** GET /data/orders/queue's entry: shares ahead of a resting order at its price, and the level's total. */
+export type QueueEntry = QueueEntryJson;
 
 export interface Trade extends TradeRecordJson {
   [field: string]: unknown;

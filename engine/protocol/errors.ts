@@ -37,6 +37,7 @@ export const ERRORS = {
   system_paused: { status: 409, message: 'Trading is paused for the whole exchange (global circuit breaker).' },
   condition_paused: { status: 409, message: 'Trading is paused for this market (condition circuit breaker).' },
   order_not_found: { status: 404, message: 'No order has this id.' },
+  order_not_resting: { status: 409, message: 'The order is not resting on the book (filled, cancelled or expired), so it has no queue position.' },
   market_not_found: { status: 404, message: 'No market has this condition id. List markets with GET /markets.' },
   token_not_found: { status: 404, message: 'No market trades this token id. List markets with GET /markets.' },
   no_liquidity: { status: 404, message: 'No orders rest on the side of the book this price needs. See GET /book.' },

@@ -28,6 +28,7 @@ import { AccountViews } from './account/AccountViews.js';
 import { Onboarding } from './onboarding/Onboarding.js';
 import { KeysPanel } from './keys/KeysPanel.js';
 import { InitializeTrading } from './relayer/InitializeTrading.js';
+import { MarketTabs } from './watchlist/MarketTabs.js';
 
 const TABS: { id: BottomTab; label: string; key: string }[] = [
   { id: 'orders', label: 'Open orders', key: '1' },
@@ -66,6 +67,7 @@ export function App() {
       <Group orientation="vertical" className="main-split" data-testid="main-split" defaultLayout={split.defaultLayout} onLayoutChanged={split.onLayoutChanged}>
       <Panel id="center" minSize="30%" defaultSize="68%">
       <main className="center">
+        <MarketTabs />
         <MarketHeader />
         <div className="slot-chart" data-slot="chart">
           <PriceChart />

@@ -15,6 +15,10 @@ interface DesktopBridge {
   isDesktop: true;
   getEngineInfo(): Promise<DesktopEngineInfo>;
   openExternal(url: string): Promise<{ opened: boolean }>;
+  /** Secret storage with Electron safeStorage (electron/ipc.ts); absent from older desktop builds. */
+  secretStorage?(): Promise<{ available: boolean; backend?: string }>;
+  encryptSecret?(plaintext: string): Promise<string>;
+  decryptSecret?(ciphertext: string): Promise<string>;
 }
 
 const TOKEN_KEY = 'sandbox-terminal.operatorToken';

@@ -18,6 +18,9 @@ import {
   PlacementResultSchema,
   postOrderBodySchema,
   postOrdersBodySchema,
+  QueueEntrySchema,
+  QueueListSchema,
+  QueueQuery,
   RedeemBody,
   RedeemResultSchema,
   TradesPageSchema,
@@ -174,6 +177,36 @@ export function orderRoutes(app: FastifyInstance, ctx: EngineContext): void {
     '/data/orders',
     { ...l2, schema: { tags: TAG, security: SECURITY, summary: "The caller's resting orders, paged by next_cursor", querystring: OpenOrdersQuery, response: { 200: compat ? PublicOpenOrdersPageSchema : OpenOrdersPageSchema } } },
     async (req) => ctx.orders.listOpen(identityOf(req), req.query as { id?: string; market?: string; asset_id?: string; next_cursor?: string }),
+  );
+
+  app.get(
+    '/data/orders/queue',
+    {
+      ...l2,
+      schema: {
+        tags: TAG,
+        security: SECURITY,
+        summary: "Queue position of each of the caller's resting orders: shares ahead at its price (time priority) and the level's total",
+        querystring: QueueQuery,
+        response: { 200: QueueListSchema },
+      },
+    },
+    async (req) => ctx.orders.queuePositions(identityOf(req), req.query as { market?: string; asset_id?: string }),
+  );
+
+  app.get(
+    '/data/order/:id/queue',
+    {
+      ...l2,
+      schema: {
+        tags: TAG,
+        security: SECURITY,
+        summary: "Queue position of one of the caller's resting orders (404 order_not_found if not theirs, 409 order_not_resting once off the book)",
+        params: OrderIdParams,
+        response: { 200: QueueEntrySchema },
+      },
+    },
+    async (req) => ctx.orders.queuePosition(identityOf(req), (req.params as { id: string }).id),
   );
 
   app.get(

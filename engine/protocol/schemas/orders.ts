@@ -189,6 +189,24 @@ export const OpenOrdersQuery = Type.Object({
   next_cursor: Type.Optional(Type.String({ maxLength: 40, description: 'base64 offset; "MA==" first' })),
 });
 
+export const QueueQuery = Type.Object({
+  market: Type.Optional(ConditionIdSchema),
+  asset_id: Type.Optional(UintStringSchema('Token id')),
+});
+
+export const QueueEntrySchema = Type.Object({
+  order_id: Type.String({ description: 'ULID (0x order hash in the polymarket profile)' }),
+  market: Type.String({ description: 'Condition id' }),
+  asset_id: Type.String({ description: 'Token id' }),
+  side: Type.Union([Type.Literal('BUY'), Type.Literal('SELL')]),
+  price: Type.String({ description: 'The order\'s limit price, in its own outcome\'s terms' }),
+  size_remaining: Type.String({ description: 'Shares still open on the order' }),
+  ahead: Type.String({ description: 'Shares resting before it at this price (time priority): they trade first' }),
+  level_size: Type.String({ description: 'Shares resting at this price in all, its own included (the size GET /book shows for this token and price)' }),
+});
+export type QueueEntryJson = Static<typeof QueueEntrySchema>;
+export const QueueListSchema = Type.Array(QueueEntrySchema, { description: "The caller's resting orders, oldest first" });
+
 export const TradesQuery = Type.Object({
   id: Type.Optional(Type.String({ maxLength: 100 })),
   maker_address: Type.Optional(AddressSchema),

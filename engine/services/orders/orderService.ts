@@ -22,6 +22,7 @@ import { decodeCursor, pageOf, type Page } from './pageCursor.js';
 import { accepted, rejected, type PlacementResult } from './placementResult.js';
 import { settleFill } from './settleFill.js';
 import { toTradeRecord, type TradeRecord } from './tradeRecord.js';
+import { toQueueEntry, type QueueEntry } from './queueEntry.js';
 import { sharedSignatureVerifier, type SignatureVerifier } from '../crypto/signatureVerifier.js';
 import { GTD_BUFFER_SECONDS, isRejection, signingDigestOf, validateOrder, type ValidationDeps } from './validateOrder.js';
 import { feeLedgerEntries, feeRateRejection, takerFee, takerFeeBound } from '../fees/takerFee.js';
@@ -706,6 +707,41 @@ export class OrderService {
       PAGE_LIMIT,
       total,
     );
+  }
+
+  /**
+   * GET /data/orders/queue: the caller's resting orders (oldest first, optionally of one market or
+   * token) with the size ahead of each at its price and the level's total, straight from the books.
+   */
+  queuePositions(identity: OrderIdentity, q: { market?: string; asset_id?: string }): QueueEntry[] {
+    const owner = identity.address.toLowerCase();
+    const market = q.market?.toLowerCase();
+    const asset = q.asset_id === undefined ? undefined : canonicalTokenId(q.asset_id);
+    const out: { at: number; entry: QueueEntry }[] = [];
+    for (const o of this.live.values()) {
+      if (o.owner !== owner || (market !== undefined && o.conditionId !== market) || (asset !== undefined && o.tokenId !== asset)) continue;
+      const entry = this.queueEntry(o);
+      if (entry) out.push({ at: o.createdAt, entry });
+    }
+    return out.sort((a, b) => a.at - b.at).map((x) => x.entry);
+  }
+
+  /** GET /data/order/{id}/queue: one of the caller's resting orders; 404 if not theirs, 409 once off the book. */
+  queuePosition(identity: OrderIdentity, id: string): QueueEntry {
+    const key = this.resolveId(String(id));
+    const o = this.live.get(key);
+    const row = o ?? this.orderRepo.get(key);
+    if (!row || row.owner !== identity.address.toLowerCase()) {
+      throw new ApiError('order_not_found', `You have no order with id ${String(id).slice(0, 80)}. List your resting orders with GET /data/orders.`);
+    }
+    const entry = o && this.queueEntry(o);
+    if (!entry) throw new ApiError('order_not_resting', `Order ${String(id).slice(0, 80)} is ${row.status}: only an order resting on the book has a place in a queue.`);
+    return entry;
+  }
+
+  private queueEntry(o: LiveOrder): QueueEntry | undefined {
+    const pos = o.handle < 0 ? undefined : this.books.get(o.conditionId)?.book.queuePosition(o.handle);
+    return pos && toQueueEntry(this.answerId(o), o, pos);
   }
 
   /** GET /data/trades: trades where the caller was taker or maker, newest first, paged. */

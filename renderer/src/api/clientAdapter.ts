@@ -106,6 +106,7 @@ export function createTraderApi(ctx: TraderContext, urls: ServiceUrls = SERVICES
       }
     },
     openOrders: async () => client.getOpenOrders(),
+    queuePositions: async () => client.getQueuePositions(),
     order: async (orderId) => client.getOrder(orderId),
     redeem: async (conditionId) => client.redeem(conditionId),
     trades: async () => client.getTrades(),

@@ -119,6 +119,11 @@ export function useOpenOrders(trader: TraderApi | undefined) {
   return useQuery({ queryKey: traderKey(trader, 'open-orders'), queryFn: () => trader!.openOrders(), enabled: !!trader?.hasCredentials, refetchInterval: () => streamPollMs(POLL_MS) });
 }
 
+/** Queue positions move when OTHER traders' orders ahead fill or cancel, which no user event reports: poll. */
+export function useQueuePositions(trader: TraderApi | undefined) {
+  return useQuery({ queryKey: traderKey(trader, 'queue'), queryFn: () => trader!.queuePositions(), enabled: !!trader?.hasCredentials, refetchInterval: POLL_MS });
+}
+
 export function useMyTrades(trader: TraderApi | undefined) {
   return useQuery({ queryKey: traderKey(trader, 'trades'), queryFn: () => trader!.trades(), enabled: !!trader?.hasCredentials, refetchInterval: () => streamPollMs(2000) });
 }

@@ -16,6 +16,7 @@ import type {
   OrderRecord,
   PlacementResult,
   Position,
+  QueueEntry,
   RelayerTransaction,
   TradeRecord,
   WalletDeployResult,
@@ -60,6 +61,8 @@ export interface TraderApi {
   balance(): Promise<BalanceAllowance>;
   placeOrder(ticket: OrderTicket): Promise<PlacementResult>;
   openOrders(): Promise<OrderRecord[]>;
+  /** Shares ahead of each resting order at its price, and the level's total (GET /data/orders/queue). */
+  queuePositions(): Promise<QueueEntry[]>;
   /** One order by id, whatever its status (follows a placement: filled, partly filled, cancelled). */
   order(orderId: string): Promise<OrderRecord>;
   redeem(conditionId: string): Promise<unknown>;

@@ -17,6 +17,7 @@ export type {
   Page,
   PlacementResult,
   Position,
+  QueueEntry,
   Trade as TradeRecord,
 } from '../../../engine/client/index.js';
 export type { DeployedResponse as DeployedStatus, TransactionRecord as RelayerTransaction } from '../../../engine/protocol/schemas/relayer.js';

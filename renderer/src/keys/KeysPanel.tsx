@@ -1,13 +1,21 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useSession } from '../api/hooks.js';
 import { shortAddress } from '../format.js';
-import { useWallets } from '../wallets/walletStore.js';
+import { useWallets, type StoredCredentials } from '../wallets/walletStore.js';
 import { seal, unseal, type SealedBlob } from './keyVault.js';
+import { secretBox, type SecretBox } from './secretBox.js';
 import { importSecret } from './secretImport.js';
 import { ApiKeyLabels } from './ApiKeyLabels.js';
 import './keys.css';
 
 const VAULT_KEY = 'sandbox-terminal.vault';
+
+/** What the passphrase lock seals: the wallets' keys and their API credentials. */
+interface LockedVault {
+  wallets: Array<{ label: string; privateKey: string }>;
+  credentials: Record<string, StoredCredentials[]>;
+  activeKey: Record<string, string>;
+}
 
 function readVault(): SealedBlob | undefined {
   const text = localStorage.getItem(VAULT_KEY);
@@ -16,7 +24,8 @@ function readVault(): SealedBlob | undefined {
 
 /**
  * Keys and wallets: import a private key or a mnemonic with a label, switch between wallets, see who
- * signs and funds orders, and lock the wallets' keys at rest behind a passphrase (AES-GCM).
+ * signs and funds orders, and lock the wallets' keys and API credentials behind a passphrase (AES-GCM) on
+ * top of the sealing every stored secret gets (secretBox.ts: OS keychain in the desktop app, else a device key).
  */
 export function KeysPanel() {
   const session = useSession();
@@ -32,6 +41,10 @@ export function KeysPanel() {
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [sealed, setSealed] = useState<SealedBlob | undefined>(() => readVault());
   const [busy, setBusy] = useState(false);
+  const [atRest, setAtRest] = useState<SecretBox['kind'] | undefined>();
+  useEffect(() => {
+    void secretBox().then((b) => setAtRest(b.kind), () => undefined);
+  }, []);
 
   const doImport = () => {
     try {
@@ -48,9 +61,21 @@ export function KeysPanel() {
   const lock = async () => {
     setBusy(true);
     try {
-      const blob = await seal(JSON.stringify(burners.map((b) => ({ label: b.label, privateKey: b.privateKey }))), passphrase);
+      // The wallets' API credentials (secret, passphrase) are locked with their keys, not left behind.
+      const { credentials, activeKey } = useWallets.getState();
+      const addresses = burners.map((b) => b.address.toLowerCase());
+      const locked: LockedVault = {
+        wallets: burners.map((b) => ({ label: b.label, privateKey: b.privateKey })),
+        credentials: Object.fromEntries(addresses.filter((a) => credentials[a]).map((a) => [a, credentials[a]!])),
+        activeKey: Object.fromEntries(addresses.filter((a) => activeKey[a]).map((a) => [a, activeKey[a]!])),
+      };
+      const blob = await seal(JSON.stringify(locked), passphrase);
       localStorage.setItem(VAULT_KEY, JSON.stringify(blob));
       for (const b of burners) removeBurner(b.id);
+      useWallets.setState((st) => ({
+        credentials: Object.fromEntries(Object.entries(st.credentials).filter(([a]) => !addresses.includes(a))),
+        activeKey: Object.fromEntries(Object.entries(st.activeKey).filter(([a]) => !addresses.includes(a))),
+      }));
       setSealed(blob);
       setPassphrase('');
       setMessage({ ok: true, text: `Locked ${burners.length} wallet(s): only the encrypted blob is stored now.` });
@@ -65,7 +90,11 @@ export function KeysPanel() {
     if (!sealed) return;
     setBusy(true);
     try {
-      const wallets = JSON.parse(await unseal(sealed, passphrase)) as Array<{ label: string; privateKey: string }>;
+      const opened = JSON.parse(await unseal(sealed, passphrase)) as LockedVault | LockedVault['wallets'];
+      // Vaults locked before API credentials were included are a bare list of wallets.
+      const vault: LockedVault = Array.isArray(opened) ? { wallets: opened, credentials: {}, activeKey: {} } : opened;
+      useWallets.setState((st) => ({ credentials: { ...st.credentials, ...vault.credentials }, activeKey: { ...st.activeKey, ...vault.activeKey } }));
+      const wallets = vault.wallets;
       for (const w of wallets) importBurner(w.privateKey, w.label);
       localStorage.removeItem(VAULT_KEY);
       setSealed(undefined);
@@ -127,12 +156,18 @@ export function KeysPanel() {
               Unlock wallets
             </button>
           ) : (
-            <button data-testid="keys-lock" disabled={busy || !passphrase || burners.length === 0} onClick={() => void lock()} title="Encrypt the wallets' keys with this passphrase and keep only the ciphertext">
+            <button data-testid="keys-lock" disabled={busy || !passphrase || burners.length === 0} onClick={() => void lock()} title="Encrypt the wallets' keys and their API credentials with this passphrase and keep only the ciphertext">
               Lock wallets
             </button>
           )}
         </div>
-        {sealed ? <p className="dim" data-testid="keys-locked">Wallets locked: keys stored encrypted (AES-GCM, PBKDF2 {sealed.iterations.toLocaleString()} rounds).</p> : null}
+        {atRest ? (
+          <p className="dim" data-testid="keys-at-rest" data-kind={atRest}>
+            At rest: keys and API secrets are encrypted {atRest === 'os-keychain' ? 'with the OS keychain (Electron safeStorage)' : 'with this browser profile’s non-extractable key'}
+            {sealed ? '' : '; a passphrase lock adds a key only you know'}.
+          </p>
+        ) : null}
+        {sealed ? <p className="dim" data-testid="keys-locked">Wallets locked: keys and API credentials stored encrypted (AES-GCM, PBKDF2 {sealed.iterations.toLocaleString()} rounds).</p> : null}
         {message ? (
           <p className={message.ok ? 'dim' : 'down'} data-testid={message.ok ? 'keys-message' : 'keys-error'}>
             {message.text}

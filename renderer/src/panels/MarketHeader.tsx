@@ -2,6 +2,7 @@ import { useSelection } from '../api/hooks.js';
 import { useUi } from '../state/uiStore.js';
 import { fixedDecimals, tickDecimals } from '../format.js';
 import { useBook } from '../api/hooks.js';
+import { FavouriteToggle } from '../watchlist/FavouriteToggle.js';
 
 export function MarketHeader() {
   const { market, outcomeIndex, tokenId } = useSelection();
@@ -13,6 +14,7 @@ export function MarketHeader() {
     <div className="market-header" data-testid="market-header">
       <div className="mh-title">
         <h1 data-testid="market-question">{market.question}</h1>
+        <FavouriteToggle conditionId={market.condition_id} question={market.question} />
         <div className="mh-badges">
           {market.neg_risk ? <span className="badge neg">NEG RISK</span> : null}
           {market.paused ? <span className="badge warn">PAUSED</span> : null}

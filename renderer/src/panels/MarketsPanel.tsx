@@ -5,6 +5,7 @@ import { useMarkets, useSelection } from '../api/hooks.js';
 import { useUi } from '../state/uiStore.js';
 import { fixedDecimals, tickDecimals } from '../format.js';
 import type { Market } from '../api/types.js';
+import { Watchlist } from '../watchlist/Watchlist.js';
 
 function matches(m: Market, filter: string): boolean {
   if (!filter) return true;
@@ -18,6 +19,7 @@ export function MarketsPanel() {
   const filter = useUi((s) => s.marketFilter);
   const setFilter = useUi((s) => s.setMarketFilter);
   const selectMarket = useUi((s) => s.selectMarket);
+  const favourites = useUi((s) => s.favourites);
   const searchRef = useRef<HTMLInputElement>(null);
   const shown = useMemo(() => (markets ?? []).filter((m) => matches(m, filter)), [markets, filter]);
 
@@ -42,6 +44,7 @@ export function MarketsPanel() {
 
   return (
     <Panel title="Markets" className="markets" testId="markets-panel" actions={<span className="muted">{markets ? `${markets.length}` : ''}</span>}>
+      <Watchlist />
       <input
         ref={searchRef}
         className="search"
@@ -76,7 +79,10 @@ export function MarketsPanel() {
               data-condition-id={m.condition_id}
               onClick={() => selectMarket(m.condition_id)}
             >
-              <div className="market-q">{m.question}</div>
+              <div className="market-q">
+                {favourites.includes(m.condition_id) ? <span className="star on" aria-label="favourite">★ </span> : null}
+                {m.question}
+              </div>
               <div className="market-meta">
                 {m.tokens.map((t) => (
                   <span key={t.token_id} className={`chip outcome-${t.outcome.toLowerCase() === 'no' ? 'no' : 'yes'}`}>

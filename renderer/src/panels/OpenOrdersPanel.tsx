@@ -2,18 +2,20 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Empty } from '../components/Panel.js';
 import { ErrorLine } from '../components/ErrorLine.js';
 import { IdCell, LegCells, LegColumns } from '../components/LegColumns.js';
-import { useOpenOrders, useSession } from '../api/hooks.js';
+import { useOpenOrders, useQueuePositions, useSession } from '../api/hooks.js';
 import { isMissingRoute } from '../api/describeError.js';
 import { fixedDecimals, shortRecordId, timeOf } from '../format.js';
 import { notify } from '../notify/notify.js';
 import { cancelledHere } from '../notify/useOrderWatcher.js';
-import type { CancelResult } from '../api/types.js';
+import type { CancelResult, QueueEntry } from '../api/types.js';
 import { useMarketLabels } from './useMarketLabels.js';
 
 export function OpenOrdersPanel() {
   const session = useSession();
   const { question, outcome: outcomeOf, tick } = useMarketLabels();
   const orders = useOpenOrders(session.trader);
+  const queue = useQueuePositions(session.trader);
+  const queueOf = new Map((queue.data ?? []).map((q) => [q.order_id, q]));
   const qc = useQueryClient();
   const after = () => {
     void qc.invalidateQueries({ queryKey: ['trader'] });
@@ -47,6 +49,7 @@ export function OpenOrdersPanel() {
             <tr>
               <LegColumns />
               <th className="num">Filled</th>
+              <th className="num" title="Shares ahead of the order at its price (time priority), of the level's total">Queue</th>
               <th>Type</th>
               <th>Expires</th>
               <th>Status</th>
@@ -59,6 +62,7 @@ export function OpenOrdersPanel() {
               <tr key={o.id} data-testid="open-order-row" data-order-id={o.id} data-price={o.price} data-side={o.side}>
                 <LegCells time={o.createdAt} market={question(o.market)} outcome={outcomeOf(o.market, o.outcome)} side={o.side} price={o.price} size={o.originalSize} tick={tick(o.market)} />
                 <td className="num">{fixedDecimals(o.sizeMatched, 2)}</td>
+                <QueueCell entry={queueOf.get(o.id)} />
                 <td>{o.type}</td>
                 <td data-testid="open-order-expiry">{o.expiration && o.expiration !== '0' ? timeOf(Number(o.expiration) - 60) : '—'}</td>
                 <td>{o.status}</td>
@@ -74,6 +78,14 @@ export function OpenOrdersPanel() {
         </table>
       ) : null}
     </div>
+  );
+}
+
+function QueueCell({ entry }: { entry: QueueEntry | undefined }) {
+  return (
+    <td className="num" data-testid="open-order-queue" data-ahead={entry?.ahead ?? ''} data-level={entry?.level_size ?? ''}>
+      {entry ? `ahead ${fixedDecimals(entry.ahead, 2)} of ${fixedDecimals(entry.level_size, 2)}` : '—'}
+    </td>
   );
 }
 

@@ -1,8 +1,8 @@
 import { useMemo, type ReactNode } from 'react';
 import { Empty, Panel } from '../components/Panel.js';
 import { ErrorLine } from '../components/ErrorLine.js';
-import { useBook, useOpenOrders, useSelection, useSession } from '../api/hooks.js';
-import { ownSizeByLevel } from '../ticket/ownOrders.js';
+import { useBook, useOpenOrders, useQueuePositions, useSelection, useSession } from '../api/hooks.js';
+import { ownSizeByLevel, queueByLevel } from '../ticket/ownOrders.js';
 import { bookLadder, type LadderRow } from '../ladder/bookLadder.js';
 import { fixedDecimals, tickDecimals } from '../format.js';
 import { useUi } from '../state/uiStore.js';
@@ -14,11 +14,15 @@ export function OrderBookPanel() {
   const session = useSession();
   const { data: open } = useOpenOrders(session.trader);
   const own = useMemo(() => ownSizeByLevel(open ?? [], tokenId), [open, tokenId]);
+  const { data: queue } = useQueuePositions(session.trader);
+  const queued = useMemo(() => queueByLevel(queue ?? [], tokenId), [queue, tokenId]);
   const ladder = useMemo(() => (book ? bookLadder(book, 14) : undefined), [book]);
   const dp = tickDecimals(book?.tick_size ?? market?.minimum_tick_size ?? '0.01');
 
   const row = (side: 'ask' | 'bid', r: LadderRow) => {
-    const mine = own.get(`${side === 'ask' ? 'SELL' : 'BUY'}:${r.price}`);
+    const key = `${side === 'ask' ? 'SELL' : 'BUY'}:${r.price}`;
+    const mine = own.get(key);
+    const place = mine ? queued.get(key) : undefined;
     return (
     <tr
       key={`${side}-${r.price}`}
@@ -37,6 +41,12 @@ export function OrderBookPanel() {
         {mine ? (
           <span className="own" data-testid="book-own-marker" aria-label={`your orders: ${mine} shares`}>
             ● {fixedDecimals(mine, 2)}
+            {place ? (
+              <span className="queue" data-testid="book-own-queue" data-ahead={place.ahead} data-level={place.levelSize} title="Shares ahead of your first order at this price (time priority), of the level's total">
+                {' '}
+                · ahead {fixedDecimals(place.ahead, 2)} of {fixedDecimals(place.levelSize, 2)}
+              </span>
+            ) : null}
           </span>
         ) : null}
       </td>

@@ -152,7 +152,7 @@ export function WalletPanel() {
             Remove
           </button>
           {reveal ? <code className="secret" data-testid="wallet-private-key">{selectedBurner.privateKey}</code> : null}
-          <div className="dim tiny">Burner keys live unencrypted in this browser's storage. Paper money only.</div>
+          <div className="dim tiny">Burner keys are stored encrypted (OS keychain in the desktop app, a non-extractable device key in a browser); lock them with a passphrase under Keys. Paper money only.</div>
         </div>
       ) : null}
       {selection?.kind === 'injected' && injected.isConnected ? (

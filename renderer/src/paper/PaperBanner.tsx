@@ -8,7 +8,7 @@ const when = (ms: number) => new Date(ms).toLocaleString();
 const money = (n: number) => `${n >= 0 ? '+' : ''}${n.toFixed(2)}`;
 
 /**
- * The persistent "paper money" banner (an accent stripe across the top of the terminal), the starting
+ * The persistent "paper money" banner (an accent stripe in its own row of the terminal's grid, under the top bar), the starting
  * balance, a reset of the paper account behind a confirmation, and the archive of previous sessions.
  */
 export function PaperBanner() {
@@ -23,7 +23,7 @@ export function PaperBanner() {
   return (
     <div className="paper-banner" role="status" data-testid="paper-banner">
       <span className="paper-badge">PAPER</span>
-      <span>Paper trading: play money, no real funds. Starting balance {Number(start).toLocaleString()} USDC.</span>
+      <span className="paper-text">Paper trading: play money, no real funds. Starting balance {Number(start).toLocaleString()} USDC.</span>
       {paper ? (
         <span className="paper-actions">
           <Dialog.Root open={archiveOpen} onOpenChange={setArchiveOpen}>

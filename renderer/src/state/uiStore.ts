@@ -23,6 +23,14 @@ interface UiState {
   confirmOrders: boolean;
   /** Colour-vision-safe palette (blue/orange instead of green/red). */
   cvdSafe: boolean;
+  /** Starred markets (condition ids), in the order starred: the watchlist. */
+  favourites: string[];
+  /** Markets open as tabs (condition ids), left to right; `conditionId` is the active one. */
+  tabs: string[];
+  toggleFavourite(conditionId: string): void;
+  closeTab(conditionId: string): void;
+  /** Activates the next (+1) or previous (-1) tab, wrapping around. */
+  cycleTab(delta: number): void;
   setConfirmOrders(on: boolean): void;
   setCvdSafe(on: boolean): void;
   selectMarket(conditionId: string, outcomeIndex?: number): void;
@@ -30,6 +38,15 @@ interface UiState {
   setBottomTab(tab: BottomTab): void;
   prefillTicket(p: Omit<TicketPrefill, 'seq'>): void;
   setMarketFilter(text: string): void;
+}
+
+export const MAX_TABS = 8;
+
+/** `tabs` with `id` open: appended when new, the oldest other tabs dropped past MAX_TABS. */
+export function withTab(tabs: string[], id: string): string[] {
+  if (tabs.includes(id)) return tabs;
+  const next = [...tabs, id];
+  return next.length > MAX_TABS ? next.slice(next.length - MAX_TABS) : next;
 }
 
 /** UI selections only: server state lives in TanStack Query, wallets in walletStore. */
@@ -43,9 +60,30 @@ export const useUi = create<UiState>()(
       marketFilter: '',
       confirmOrders: true,
       cvdSafe: false,
+      favourites: [],
+      tabs: [],
+      toggleFavourite: (id) => set((s) => ({ favourites: s.favourites.includes(id) ? s.favourites.filter((f) => f !== id) : [...s.favourites, id] })),
+      closeTab: (id) =>
+        set((s) => {
+          const i = s.tabs.indexOf(id);
+          if (i < 0) return {};
+          const tabs = s.tabs.filter((t) => t !== id);
+          if (s.conditionId !== id) return { tabs };
+          // Closing the active tab activates its right neighbour (else the left one), as browsers do.
+          const next = tabs[Math.min(i, tabs.length - 1)] ?? null;
+          return { tabs, conditionId: next, outcomeIndex: 0, prefill: null };
+        }),
+      cycleTab: (delta) =>
+        set((s) => {
+          if (s.tabs.length === 0) return {};
+          const i = s.conditionId ? s.tabs.indexOf(s.conditionId) : -1;
+          const next = s.tabs[(((i < 0 ? 0 : i + delta) % s.tabs.length) + s.tabs.length) % s.tabs.length]!;
+          return next === s.conditionId ? {} : { conditionId: next, outcomeIndex: 0, prefill: null };
+        }),
       setConfirmOrders: (confirmOrders) => set({ confirmOrders }),
       setCvdSafe: (cvdSafe) => set({ cvdSafe }),
-      selectMarket: (conditionId, outcomeIndex = 0) => set({ conditionId, outcomeIndex, prefill: null }),
+      // Selecting a market opens it as a tab (or activates its tab); the oldest tabs fall off past MAX_TABS.
+      selectMarket: (conditionId, outcomeIndex = 0) => set((s) => ({ conditionId, outcomeIndex, prefill: null, tabs: withTab(s.tabs, conditionId) })),
       selectOutcome: (outcomeIndex) => set({ outcomeIndex, prefill: null }),
       setBottomTab: (bottomTab) => set({ bottomTab }),
       prefillTicket: (p) => set((s) => ({ prefill: { ...p, seq: (s.prefill?.seq ?? 0) + 1 } })),
@@ -53,7 +91,7 @@ export const useUi = create<UiState>()(
     }),
     {
       name: 'sandbox-terminal.ui',
-      partialize: (s) => ({ conditionId: s.conditionId, outcomeIndex: s.outcomeIndex, bottomTab: s.bottomTab, confirmOrders: s.confirmOrders, cvdSafe: s.cvdSafe }),
+      partialize: (s) => ({ conditionId: s.conditionId, outcomeIndex: s.outcomeIndex, bottomTab: s.bottomTab, confirmOrders: s.confirmOrders, cvdSafe: s.cvdSafe, favourites: s.favourites, tabs: s.tabs }),
     },
   ),
 );

@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { MarketStream, UserStream, type MarketEvent, type UserEvent } from '../../../engine/client/index.js';
-import { traderKey, useExchangeConfig, useSelection, useSession } from '../api/hooks.js';
+import { traderKey, useExchangeConfig, useMarkets, useSelection, useSession } from '../api/hooks.js';
+import { useUi } from '../state/uiStore.js';
 import { activeCredentials, useWallets } from '../wallets/walletStore.js';
 import { useStreamHealth } from './streamHealth.js';
 
@@ -42,7 +43,11 @@ export function useLiveStreams(): void {
   const setMarket = useStreamHealth((s) => s.setMarket);
   const setUser = useStreamHealth((s) => s.setUser);
   const base = wsBase((config as { ws?: string } | undefined)?.ws);
-  const tokens = market?.tokens.map((t) => t.token_id).join(',') ?? '';
+  // The selected market's tokens and the watchlist's (each starred market's first outcome), one stream.
+  const { data: markets } = useMarkets();
+  const favourites = useUi((s) => s.favourites);
+  const watched = favourites.flatMap((id) => markets?.find((m) => m.condition_id === id)?.tokens.slice(0, 1).map((t) => t.token_id) ?? []);
+  const tokens = [...new Set([...(market?.tokens.map((t) => t.token_id) ?? []), ...watched])].join(',');
 
   useEffect(() => {
     if (!base || !tokens) return;

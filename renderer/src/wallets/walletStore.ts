@@ -1,11 +1,15 @@
 import { create } from 'zustand';
-import { persist } from 'zustand/middleware';
+import { createJSONStorage, persist } from 'zustand/middleware';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Address, Hex } from '../../../engine/protocol/eip712.js';
+import { sealedStorage } from '../keys/sealedStorage.js';
+import { boxFor, secretBox } from '../keys/secretBox.js';
 
 /**
- * Local burner wallets: throwaway keys for a paper exchange, kept in this browser's localStorage
- * (unencrypted, which the wallet panel says). The injected wallet (window.ethereum) is handled by wagmi.
+ * Local burner wallets: throwaway keys for a paper exchange, and the API credentials of every wallet.
+ * Persisted to localStorage SEALED (keys/sealedStorage.ts: the OS keychain in the desktop app, a
+ * non-extractable device key in a browser), never in plain text. The injected wallet (window.ethereum)
+ * is handled by wagmi.
  */
 export interface BurnerWallet {
   id: string;
@@ -116,7 +120,12 @@ export const useWallets = create<WalletState>()(
         set((s) => ({ activeKey: { ...s.activeKey, [address.toLowerCase()]: key } }));
       },
     }),
-    { name: 'sandbox-terminal.wallets', version: 1 },
+    {
+      name: 'sandbox-terminal.wallets',
+      version: 1,
+      // Async: the store starts empty and fills once the sealed state is opened (a few milliseconds).
+      storage: createJSONStorage(() => sealedStorage(secretBox, boxFor, localStorage)),
+    },
   ),
 );
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Command } from 'cmdk';
-import { useMarkets } from '../api/hooks.js';
+import { useMarkets, useSelection } from '../api/hooks.js';
 import { useUi, type BottomTab } from '../state/uiStore.js';
 
 const TAB_COMMANDS: { tab: BottomTab; label: string }[] = [
@@ -22,6 +22,12 @@ export function CommandPalette() {
   const setConfirmOrders = useUi((s) => s.setConfirmOrders);
   const cvdSafe = useUi((s) => s.cvdSafe);
   const setCvdSafe = useUi((s) => s.setCvdSafe);
+  const { market: current } = useSelection();
+  const favourites = useUi((s) => s.favourites);
+  const toggleFavourite = useUi((s) => s.toggleFavourite);
+  const cycleTab = useUi((s) => s.cycleTab);
+  const closeTab = useUi((s) => s.closeTab);
+  const starred = !!current && favourites.includes(current.condition_id);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -51,6 +57,24 @@ export function CommandPalette() {
               {m.closed ? <span className="muted"> · closed</span> : null}
             </Command.Item>
           ))}
+        </Command.Group>
+        <Command.Group heading="Tabs and favourites">
+          <Command.Item value="next market tab" onSelect={run(() => cycleTab(1))}>
+            Next market tab
+          </Command.Item>
+          <Command.Item value="previous market tab" onSelect={run(() => cycleTab(-1))}>
+            Previous market tab
+          </Command.Item>
+          {current ? (
+            <Command.Item value="close market tab" onSelect={run(() => closeTab(current.condition_id))}>
+              Close this market’s tab
+            </Command.Item>
+          ) : null}
+          {current ? (
+            <Command.Item value="toggle favourite star watchlist" onSelect={run(() => toggleFavourite(current.condition_id))} data-testid="palette-favourite">
+              {starred ? 'Remove this market from favourites' : 'Add this market to favourites'}
+            </Command.Item>
+          ) : null}
         </Command.Group>
         <Command.Group heading="Terminal">
           {TAB_COMMANDS.map((t) => (

@@ -1,0 +1,90 @@
+// The book's "no node:*" purity rule is for production code; tests need the test runner and assert.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { NamedBook, type NamedOrder } from './namedBook.js';
+import { ReferenceMatcher } from './referenceMatcher.js';
+import type { OrderHandle } from './types.js';
+
+const c = (cents: number): number => cents * 10_000;
+const sh = (shares: number): number => shares * 1_000_000;
+const bid = (name: string, cents: number, shares: number): NamedOrder => ({ name, side: 'bid', price: c(cents), size: sh(shares), tif: 'GTC' });
+const ask = (name: string, cents: number, shares: number): NamedOrder => ({ name, side: 'ask', price: c(cents), size: sh(shares), tif: 'GTC' });
+const fak = (o: NamedOrder): NamedOrder => ({ ...o, tif: 'FAK' });
+
+type Step = { place: NamedOrder } | { cancel: string };
+
+interface Case {
+  name: string;
+  steps: Step[];
+  /** Expected [ahead, level size] in shares per order name; null when the order is not on the book. */
+  expect: Record<string, [number, number] | null>;
+}
+
+const cases: Case[] = [
+  {
+    name: 'the first order at a price has nothing ahead; later ones have the earlier ones ahead',
+    steps: [{ place: bid('b1', 40, 10) }, { place: bid('b2', 40, 5) }, { place: bid('b3', 40, 7) }],
+    expect: { b1: [0, 22], b2: [10, 22], b3: [15, 22] },
+  },
+  {
+    name: 'orders at other prices and on the other side are not in the queue',
+    steps: [{ place: bid('b1', 41, 10) }, { place: bid('b2', 40, 5) }, { place: ask('a1', 45, 8) }, { place: bid('b3', 40, 3) }],
+    expect: { b1: [0, 10], b2: [0, 8], b3: [5, 8], a1: [0, 8] },
+  },
+  {
+    name: 'a partial fill of the head shrinks what is ahead of everyone behind it',
+    steps: [{ place: bid('b1', 40, 10) }, { place: bid('b2', 40, 5) }, { place: fak(ask('t', 40, 4)) }],
+    expect: { b1: [0, 11], b2: [6, 11], t: null },
+  },
+  {
+    name: 'a cancel ahead moves the orders behind it up; the cancelled order is no longer on the book',
+    steps: [{ place: bid('b1', 40, 10) }, { place: bid('b2', 40, 5) }, { place: bid('b3', 40, 7) }, { cancel: 'b2' }],
+    expect: { b1: [0, 17], b2: null, b3: [10, 17] },
+  },
+  {
+    name: 'an order filled away is gone and the next one is at the head',
+    steps: [{ place: ask('a1', 60, 3) }, { place: ask('a2', 60, 4) }, { place: fak(bid('t', 60, 3)) }],
+    expect: { a1: null, a2: [0, 4] },
+  },
+  {
+    name: 'a level compacted after many cancels keeps the queue order of its survivors',
+    steps: [
+      ...Array.from({ length: 10 }, (_, i): Step => ({ place: bid(`x${i}`, 30, 1) })),
+      { place: bid('keep1', 30, 2) },
+      { place: bid('keep2', 30, 3) },
+      ...Array.from({ length: 10 }, (_, i): Step => ({ cancel: `x${i}` })),
+    ],
+    expect: { keep1: [0, 5], keep2: [2, 5], x0: null },
+  },
+];
+
+for (const k of cases) {
+  test(`queue position: ${k.name}`, () => {
+    const book = new NamedBook();
+    // The naive reference matcher must agree on every order (its handles differ: map them by name).
+    const ref = new ReferenceMatcher();
+    const refHandles = new Map<string, OrderHandle>();
+    for (const s of k.steps) {
+      if ('place' in s) {
+        book.place(s.place);
+        const r = ref.place(s.place);
+        if (r.rested) refHandles.set(s.place.name, r.handle);
+      } else {
+        book.cancel(s.cancel);
+        ref.cancel(refHandles.get(s.cancel) ?? -1);
+      }
+    }
+    for (const [name, want] of Object.entries(k.expect)) {
+      const got = book.queuePosition(name);
+      const expected = want === null ? undefined : { ahead: sh(want[0]), levelSize: sh(want[1]) };
+      assert.deepEqual(got, expected, `${name} on the book`);
+      assert.deepEqual(ref.queuePosition(refHandles.get(name) ?? -1), expected, `${name} on the reference matcher`);
+    }
+  });
+}
+
+test('queue position of a handle never issued is undefined', () => {
+  const book = new NamedBook();
+  book.place(bid('b1', 40, 1));
+  assert.equal(book.queuePosition('nobody'), undefined);
+});
