@@ -6,7 +6,7 @@ import type { Position, TradeRecord } from '../api/types.js';
 import type { Activity } from '../../../engine/client/index.js';
 import { baseUnitsToDisplay, shortAddress, timeOf } from '../format.js';
 import { positionsCsv, tradesCsv } from './csv.js';
-import { DataTable } from './DataTable.js';
+import { DataTable } from '../components/DataTable.js';
 import { explainFill } from './fillExplainer.js';
 import { useActivity, useRedeem } from './useAccountData.js';
 import './account.css';
