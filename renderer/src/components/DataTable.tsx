@@ -69,6 +69,8 @@ export function DataTable<T>(props: {
     overscan: 10,
     scrollMargin: scroller?.margin ?? 0,
     getItemKey: (i) => rows[i]?.id ?? i,
+    // Let React batch scroll updates instead of rendering synchronously inside every scroll event.
+    useFlushSync: false,
   });
 
   if (props.data.length === 0) return <div className="empty" data-testid={`${props.testId}-empty`}>{props.empty}</div>;

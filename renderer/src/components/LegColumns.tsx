@@ -44,7 +44,8 @@ function sortableTime(t: string): number {
 
 /** A record id column, shortened, with the full id on hover. */
 export function idColumn<T>(id: (row: T) => string, header = 'Id'): ColumnDef<T, unknown> {
-  return { id: 'id', header, accessorFn: id, meta: { className: 'mono dim' }, cell: (c) => <span title={c.getValue() as string}>{shortRecordId(c.getValue() as string)}</span> };
+  // Record ids (ULIDs) sort as text: the default alphanumeric order would compare their digit runs as numbers.
+  return { id: 'id', header, accessorFn: id, sortingFn: 'text', meta: { className: 'mono dim' }, cell: (c) => <span title={c.getValue() as string}>{shortRecordId(c.getValue() as string)}</span> };
 }
 
 /** A record id cell for hand-built tables, shortened, with the full id on hover. */
