@@ -102,8 +102,8 @@ test('300 fills: trade history and the Trades tab render a window of rows, scrol
     `scroll: ${gaps.length} frames, median ${median.toFixed(1)} ms, p95 ${pct(gaps, 0.95).toFixed(1)} ms (idle median ${idleMedian.toFixed(1)} ms); DOM rows ${firstWindow} at the top, ${endWindow} at the end of ${FILLS}`,
   );
   // Relative to the idle pace of the same page: on an idle desktop a scroll frame stays near one frame; on
-  // the shared two-core test host (load ~14) it measured 72 ms against 16.7 ms idle. Re-rendering every
-  // row per scroll event, or synchronous renders inside each scroll event, measured 110–135 ms there.
+  // the shared two-core test host (load ~14) it measured 72 ms against 16.7 ms idle; with the
+  // virtualiser's default synchronous render inside each scroll event it measured 110–135 ms there.
   assert.ok(median <= 6 * idleMedian, `scrolling keeps the page's frame pace (median frame ${median.toFixed(1)} ms, idle ${idleMedian.toFixed(1)} ms)`);
   await j.screenshot(page, 'issue14-long-trades-scrolled');
 
