@@ -120,7 +120,8 @@ export function OrderTicket() {
 
   const gtdLifetime = Number(gtdMinutes) * 60;
   // The market's rules, as the zod schema the form validates with; issues are computed on every render
-  // (book and balance move without a keystroke) and checked once more by handleSubmit before sending.
+  // (the book and the market change without a keystroke) and checked once more by handleSubmit before
+  // the confirmation. The balance is not a rule: it is the confirmation's fat-finger warning.
   const minOrderSize = String(market?.minimum_order_size ?? '0');
   const rules = useMemo<TicketRules>(
     () => ({
