@@ -116,6 +116,8 @@ test('the hook queues a request, sets the rate-limit headers and answers 429 pas
   assert.equal(codes.filter((c) => c === 200).length, 100);
   assert.equal(codes[100], 429);
   assert.equal(last!.headers['retry-after'], '10');
+  assert.equal(last!.headers['x-ratelimit-remaining'], '0');
+  assert.equal(last!.headers['x-ratelimit-reset'], '10', 'a 429 says when a slot frees, like an admitted answer');
   assert.equal((last!.json() as { error: string }).error, 'rate_limited');
   assert.equal(slept.length, 50);
   const first = await app.inject({ method: 'GET', url: '/', headers: { service_api_key: 'k2' } });

@@ -151,7 +151,8 @@ export class RateLimiter {
       throw new ApiError(
         'rate_limited',
         `Too many requests from this client are already queued (limit ${a.policy}). Retry after ${a.retryAfterSec} s and keep below these limits (docs/api.md, Rate limits).`,
-        { headers: { 'retry-after': String(a.retryAfterSec), 'x-ratelimit-limit': String(a.limit), 'x-ratelimit-remaining': '0', 'x-ratelimit-policy': a.policy } },
+        // The 429 carries the same headers as an admitted answer, so a client's usage meter stays whole.
+        { headers: { 'retry-after': String(a.retryAfterSec), 'x-ratelimit-limit': String(a.limit), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(a.retryAfterSec), 'x-ratelimit-policy': a.policy } },
       );
     }
     void reply.headers({

@@ -6,7 +6,7 @@ import type { Position, TradeRecord } from '../api/types.js';
 import type { Activity } from '../../../engine/client/index.js';
 import { baseUnitsToDisplay, shortAddress, timeOf } from '../format.js';
 import { positionsCsv, tradesCsv } from './csv.js';
-import { DataTable } from './DataTable.js';
+import { DataTable } from '../components/DataTable.js';
 import { explainFill } from './fillExplainer.js';
 import { useActivity, useRedeem } from './useAccountData.js';
 import './account.css';
@@ -152,7 +152,7 @@ function TradesTable({ rows, address }: { rows: TradeRecord[]; address: string }
   const columns = useMemo<ColumnDef<TradeRecord, unknown>[]>(
     () => [
       { header: 'Time', id: 'time', accessorFn: (t) => Number(t.match_time), cell: (c) => timeOf(c.row.original.match_time) },
-      { header: 'Trade', accessorKey: 'id', cell: (c) => <code title={c.getValue() as string}>{(c.getValue() as string).slice(-10)}</code> },
+      { header: 'Trade', accessorKey: 'id', sortingFn: 'text', cell: (c) => <code title={c.getValue() as string}>{(c.getValue() as string).slice(-10)}</code> },
       { header: 'Outcome', accessorKey: 'outcome' },
       { header: 'Side', accessorKey: 'side' },
       { header: 'Price', accessorKey: 'price', meta: { num: true } },
@@ -178,7 +178,7 @@ function TradesTable({ rows, address }: { rows: TradeRecord[]; address: string }
     ],
     [openId, address],
   );
-  return <DataTable data={rows} columns={columns} testId="account-trades" empty="No trades yet." rowProps={(t) => ({ 'data-testid': 'account-trade-row', 'data-trade-id': t.id, 'data-role': t.trader_side })} />;
+  return <DataTable data={rows} columns={columns} testId="account-trades" empty="No trades yet." rowProps={(t) => ({ 'data-testid': 'account-trade-row', 'data-trade-id': t.id, 'data-role': t.trader_side, 'data-time': String(t.match_time) })} />;
 }
 
 function FillDetails({ t, address }: { t: TradeRecord; address: string }) {

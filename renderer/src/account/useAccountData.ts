@@ -4,6 +4,7 @@ import type { LocalAccount } from 'viem';
 import { ExchangeClient } from '../../../engine/client/index.js';
 import { useSession } from '../api/hooks.js';
 import { SERVICES } from '../env.js';
+import { rateLimitFetch } from '../api/rateLimitUse.js';
 import { activeCredentials, useWallets } from '../wallets/walletStore.js';
 
 /** The client library signed in as the selected wallet (for the calls the terminal API lacks: redeem). */
@@ -15,13 +16,13 @@ function useSignedClient(): ExchangeClient | undefined {
   return useMemo(
     () =>
       account && config && creds
-        ? new ExchangeClient({ baseUrl: SERVICES.trading, dataUrl: SERVICES.data, chainId: config.chainId, signer: account as LocalAccount, creds: { key: creds.key, secret: creds.secret, passphrase: creds.passphrase } })
+        ? new ExchangeClient({ baseUrl: SERVICES.trading, dataUrl: SERVICES.data, fetch: rateLimitFetch, chainId: config.chainId, signer: account as LocalAccount, creds: { key: creds.key, secret: creds.secret, passphrase: creds.passphrase } })
         : undefined,
     [account, config, creds],
   );
 }
 
-const publicClient = new ExchangeClient({ baseUrl: SERVICES.trading, dataUrl: SERVICES.data });
+const publicClient = new ExchangeClient({ baseUrl: SERVICES.trading, dataUrl: SERVICES.data, fetch: rateLimitFetch });
 
 /** GET /data-api/activity of a wallet, newest first. */
 export function useActivity(address: string | undefined) {

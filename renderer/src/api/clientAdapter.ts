@@ -11,6 +11,7 @@ import { RelayerClient } from '../../../engine/client/relayerClient.js';
 import { buildSafeSubmit, buildWalletSafeBody, type RelayerSigner } from '../../../engine/client/relayerSigners.js';
 import type { Address, Side } from '../../../engine/protocol/eip712.js';
 import { SERVICES, type ServiceUrls } from '../env.js';
+import { rateLimitFetch } from './rateLimitUse.js';
 import type { AdminApi, PublicApi, TraderApi, TraderContext } from './terminalApi.js';
 import type { Market, Page, PlacementResult, TradeRecord } from './types.js';
 
@@ -23,7 +24,8 @@ function asArray<T>(v: unknown): T[] {
 }
 
 function exchangeClient(urls: ServiceUrls, extra: ConstructorParameters<typeof ExchangeClient>[0] extends infer O ? Partial<O> : never = {}) {
-  return new ExchangeClient({ baseUrl: urls.trading, dataUrl: urls.data, ...extra });
+  // Every answer's rate-limit headers feed the status bar's usage meter.
+  return new ExchangeClient({ baseUrl: urls.trading, dataUrl: urls.data, fetch: rateLimitFetch, ...extra });
 }
 
 export function createPublicApi(urls: ServiceUrls = SERVICES): PublicApi {

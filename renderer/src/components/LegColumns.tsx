@@ -1,35 +1,54 @@
+import type { ColumnDef } from '@tanstack/react-table';
 import { fixedDecimals, shortRecordId, timeOf, tickDecimals } from '../format.js';
 
-/** The leading columns every table of the trader's orders and fills shares. */
-export function LegColumns() {
-  return (
-    <>
-      <th>Time</th>
-      <th>Market</th>
-      <th>Outcome</th>
-      <th>Side</th>
-      <th className="num">Price</th>
-      <th className="num">Size</th>
-    </>
-  );
+/** One order or fill leg as the trader's tables show it. `tick` formats the price (0.5 → 0.50 on a 0.01 tick). */
+export interface Leg {
+  time: string;
+  market: string;
+  outcome: string;
+  side: string;
+  price: string;
+  size: string;
+  tick?: string;
 }
 
-/** The cells under LegColumns: one order or fill leg. */
-/** `tick` formats the price to the market's tick (0.5 → 0.50 on a 0.01 tick). */
-export function LegCells(leg: { time: string; market: string; outcome: string; side: string; price: string; size: string; tick?: string }) {
-  return (
-    <>
-      <td className="dim">{timeOf(leg.time)}</td>
-      <td className="ellipsis">{leg.market}</td>
-      <td>{leg.outcome}</td>
-      <td className={leg.side === 'BUY' ? 'up' : 'down'}>{leg.side}</td>
-      <td className="num">{leg.tick ? fixedDecimals(leg.price, tickDecimals(leg.tick)) : leg.price}</td>
-      <td className="num">{fixedDecimals(leg.size, 2)}</td>
-    </>
-  );
+/**
+ * The leading columns every table of the trader's orders and fills shares, as TanStack column
+ * definitions that sort on the values (time and numbers numerically, not as text).
+ */
+export function legColumns<T>(leg: (row: T) => Leg): ColumnDef<T, unknown>[] {
+  return [
+    { id: 'time', header: 'Time', accessorFn: (r) => sortableTime(leg(r).time), cell: (c) => <span className="dim">{timeOf(leg(c.row.original).time)}</span> },
+    { id: 'market', header: 'Market', accessorFn: (r) => leg(r).market, meta: { className: 'ellipsis' } },
+    { id: 'outcome', header: 'Outcome', accessorFn: (r) => leg(r).outcome },
+    { id: 'side', header: 'Side', accessorFn: (r) => leg(r).side, cell: (c) => <span className={c.getValue() === 'BUY' ? 'up' : 'down'}>{c.getValue() as string}</span> },
+    {
+      id: 'price',
+      header: 'Price',
+      accessorFn: (r) => Number(leg(r).price),
+      meta: { num: true },
+      cell: (c) => {
+        const l = leg(c.row.original);
+        return l.tick ? fixedDecimals(l.price, tickDecimals(l.tick)) : l.price;
+      },
+    },
+    { id: 'size', header: 'Size', accessorFn: (r) => Number(leg(r).size), meta: { num: true }, cell: (c) => fixedDecimals(leg(c.row.original).size, 2) },
+  ];
 }
 
-/** A record id, shortened, with the full id on hover. */
+/** Epoch digits or an ISO date, as a number that sorts in time order. */
+function sortableTime(t: string): number {
+  const ms = /^\d+$/.test(t) ? Number(t) : Date.parse(t);
+  return Number.isFinite(ms) ? ms : 0;
+}
+
+/** A record id column, shortened, with the full id on hover. */
+export function idColumn<T>(id: (row: T) => string, header = 'Id'): ColumnDef<T, unknown> {
+  // Record ids (ULIDs) sort as text: the default alphanumeric order would compare their digit runs as numbers.
+  return { id: 'id', header, accessorFn: id, sortingFn: 'text', meta: { className: 'mono dim' }, cell: (c) => <span title={c.getValue() as string}>{shortRecordId(c.getValue() as string)}</span> };
+}
+
+/** A record id cell for hand-built tables, shortened, with the full id on hover. */
 export function IdCell({ id }: { id: string }) {
   return (
     <td className="mono dim" title={id}>

@@ -1,6 +1,9 @@
+import { useMemo } from 'react';
+import type { ColumnDef } from '@tanstack/react-table';
 import { Empty } from '../components/Panel.js';
 import { ErrorLine } from '../components/ErrorLine.js';
-import { IdCell, LegCells, LegColumns } from '../components/LegColumns.js';
+import { DataTable } from '../components/DataTable.js';
+import { idColumn, legColumns } from '../components/LegColumns.js';
 import { useMyTrades, useSession } from '../api/hooks.js';
 import { isMissingRoute } from '../api/describeError.js';
 import type { TradeRecord } from '../api/types.js';
@@ -20,6 +23,34 @@ export function MyTradesPanel() {
   const { question, tick } = useMarketLabels();
   const trades = useMyTrades(session.trader);
   const simulated = useSimulatedAddresses();
+  const columns = useMemo<ColumnDef<TradeRecord, unknown>[]>(
+    () => [
+      ...legColumns<TradeRecord>((t) => {
+        const leg = myLeg(t);
+        const tk = tick(t.market);
+        return { time: t.match_time, market: question(t.market), outcome: leg.outcome, side: leg.side, price: leg.price, size: leg.size, ...(tk ? { tick: tk } : {}) };
+      }),
+      {
+        id: 'role',
+        header: 'Role',
+        accessorFn: (t) => myLeg(t).role,
+        cell: (c) => {
+          const t = c.row.original;
+          const role = c.getValue() as string;
+          const counterparty = (role === 'TAKER' ? t.maker_orders?.[0]?.maker_address : t.maker_address)?.toLowerCase() ?? '';
+          return (
+            <>
+              {role}
+              {simulated.has(counterparty) ? <span className="dim" title="the counterparty was a simulated participant" data-testid="sim-marker"> · sim</span> : null}
+            </>
+          );
+        },
+      },
+      { id: 'status', header: 'Status', accessorKey: 'status' },
+      idColumn<TradeRecord>((t) => t.id, 'Trade'),
+    ],
+    [question, tick, simulated],
+  );
   if (!session.trader?.hasCredentials) return <Empty>Your fills appear here once the wallet has an API key.</Empty>;
   if (trades.error && isMissingRoute(trades.error)) return <Empty>Trade history is not available on this engine yet.</Empty>;
   const rows = trades.data ?? [];
@@ -28,29 +59,15 @@ export function MyTradesPanel() {
       <ErrorLine error={trades.error} />
       {rows.length === 0 && trades.isSuccess ? <Empty testId="my-trades-empty">No trades yet.</Empty> : null}
       {rows.length > 0 ? (
-        <table className="grid">
-          <thead>
-            <tr>
-              <LegColumns />
-              <th>Role</th>
-              <th>Status</th>
-              <th>Trade</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((t) => {
-              const leg = myLeg(t);
-              return (
-                <tr key={`${t.id}-${leg.role}`} data-testid="my-trade-row" data-trade-id={t.id}>
-                  <LegCells time={t.match_time} market={question(t.market)} outcome={leg.outcome} side={leg.side} price={leg.price} size={leg.size} tick={tick(t.market)} />
-                  <td>{leg.role}{simulated.has((leg.role === 'TAKER' ? t.maker_orders?.[0]?.maker_address : t.maker_address)?.toLowerCase() ?? '') ? <span className="dim" title="the counterparty was a simulated participant" data-testid="sim-marker"> · sim</span> : null}</td>
-                  <td>{t.status}</td>
-                  <IdCell id={t.id} />
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <DataTable
+          data={rows}
+          columns={columns}
+          compact={false}
+          testId="my-trades-table"
+          empty="No trades yet."
+          getRowId={(t) => `${t.id}-${myLeg(t).role}`}
+          rowProps={(t) => ({ 'data-testid': 'my-trade-row', 'data-trade-id': t.id })}
+        />
       ) : null}
     </div>
   );

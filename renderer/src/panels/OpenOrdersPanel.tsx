@@ -1,13 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Empty } from '../components/Panel.js';
 import { ErrorLine } from '../components/ErrorLine.js';
-import { IdCell, LegCells, LegColumns } from '../components/LegColumns.js';
+import type { ColumnDef } from '@tanstack/react-table';
+import { DataTable } from '../components/DataTable.js';
+import { idColumn, legColumns } from '../components/LegColumns.js';
 import { useOpenOrders, useQueuePositions, useSession } from '../api/hooks.js';
 import { isMissingRoute } from '../api/describeError.js';
 import { fixedDecimals, shortRecordId, timeOf } from '../format.js';
 import { notify } from '../notify/notify.js';
 import { cancelledHere } from '../notify/useOrderWatcher.js';
-import type { CancelResult, QueueEntry } from '../api/types.js';
+import type { CancelResult, OrderRecord, QueueEntry } from '../api/types.js';
 import { useMarketLabels } from './useMarketLabels.js';
 
 export function OpenOrdersPanel() {
@@ -28,6 +30,44 @@ export function OpenOrdersPanel() {
   const cancel = useMutation({ mutationFn: (id: string) => session.trader!.cancel(id), onSuccess: toastCancelled, onSettled: after });
   const cancelAll = useMutation({ mutationFn: () => session.trader!.cancelAll(), onSuccess: toastCancelled, onSettled: after });
 
+  const columns: ColumnDef<OrderRecord, unknown>[] = [
+    ...legColumns<OrderRecord>((o) => {
+      const tk = tick(o.market);
+      return { time: o.createdAt, market: question(o.market), outcome: outcomeOf(o.market, o.outcome), side: o.side, price: o.price, size: o.originalSize, ...(tk ? { tick: tk } : {}) };
+    }),
+    { id: 'filled', header: 'Filled', accessorFn: (o) => Number(o.sizeMatched), meta: { num: true }, cell: (c) => fixedDecimals(c.row.original.sizeMatched, 2) },
+    {
+      id: 'queue',
+      header: () => <span title="Shares ahead of the order at its price (time priority), of the level's total">Queue</span>,
+      accessorFn: (o) => Number(queueOf.get(o.id)?.ahead ?? Number.POSITIVE_INFINITY),
+      meta: { num: true },
+      cell: (c) => <QueueCell entry={queueOf.get(c.row.original.id)} />,
+    },
+    { id: 'type', header: 'Type', accessorKey: 'type' },
+    {
+      id: 'expires',
+      header: 'Expires',
+      accessorFn: (o) => (o.expiration && o.expiration !== '0' ? Number(o.expiration) : Number.POSITIVE_INFINITY),
+      cell: (c) => {
+        const o = c.row.original;
+        return <span data-testid="open-order-expiry">{o.expiration && o.expiration !== '0' ? timeOf(Number(o.expiration) - 60) : '—'}</span>;
+      },
+    },
+    { id: 'status', header: 'Status', accessorKey: 'status' },
+    idColumn<OrderRecord>((o) => o.id),
+    {
+      id: 'actions',
+      header: '',
+      enableSorting: false,
+      meta: { className: 'actions' },
+      cell: (c) => (
+        <button className="ghost small danger" data-testid="cancel-order" disabled={cancel.isPending} onClick={() => cancel.mutate(c.row.original.id)}>
+          Cancel
+        </button>
+      ),
+    },
+  ];
+
   if (!session.trader?.hasCredentials) return <Empty>Open orders appear here once the wallet has an API key.</Empty>;
   if (orders.error && isMissingRoute(orders.error)) return <Empty>Open orders are not available on this engine yet.</Empty>;
   const rows = orders.data ?? [];
@@ -44,48 +84,17 @@ export function OpenOrdersPanel() {
       <ErrorLine error={orders.error ?? cancel.error ?? cancelAll.error} />
       {rows.length === 0 && orders.isSuccess ? <Empty testId="open-orders-empty">No open orders.</Empty> : null}
       {rows.length > 0 ? (
-        <table className="grid">
-          <thead>
-            <tr>
-              <LegColumns />
-              <th className="num">Filled</th>
-              <th className="num" title="Shares ahead of the order at its price (time priority), of the level's total">Queue</th>
-              <th>Type</th>
-              <th>Expires</th>
-              <th>Status</th>
-              <th>Id</th>
-              <th className="actions" />
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((o) => (
-              <tr key={o.id} data-testid="open-order-row" data-order-id={o.id} data-price={o.price} data-side={o.side}>
-                <LegCells time={o.createdAt} market={question(o.market)} outcome={outcomeOf(o.market, o.outcome)} side={o.side} price={o.price} size={o.originalSize} tick={tick(o.market)} />
-                <td className="num">{fixedDecimals(o.sizeMatched, 2)}</td>
-                <QueueCell entry={queueOf.get(o.id)} />
-                <td>{o.type}</td>
-                <td data-testid="open-order-expiry">{o.expiration && o.expiration !== '0' ? timeOf(Number(o.expiration) - 60) : '—'}</td>
-                <td>{o.status}</td>
-                <IdCell id={o.id} />
-                <td className="actions">
-                  <button className="ghost small danger" data-testid="cancel-order" disabled={cancel.isPending} onClick={() => cancel.mutate(o.id)}>
-                    Cancel
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          data={rows}
+          columns={columns}
+          compact={false}
+          testId="open-orders-table"
+          empty="No open orders."
+          getRowId={(o) => o.id}
+          rowProps={(o) => ({ 'data-testid': 'open-order-row', 'data-order-id': o.id, 'data-price': o.price, 'data-side': o.side })}
+        />
       ) : null}
     </div>
-  );
-}
-
-function QueueCell({ entry }: { entry: QueueEntry | undefined }) {
-  return (
-    <td className="num" data-testid="open-order-queue" data-ahead={entry?.ahead ?? ''} data-level={entry?.level_size ?? ''}>
-      {entry ? `ahead ${fixedDecimals(entry.ahead, 2)} of ${fixedDecimals(entry.level_size, 2)}` : '—'}
-    </td>
   );
 }
 
@@ -96,6 +105,14 @@ function CancelSummary({ result }: { result: CancelResult | undefined }) {
     <span className="dim" data-testid="cancel-result">
       cancelled {result.canceled.length}
       {failed.length ? ` · not cancelled: ${failed.map(([id, why]) => `${shortRecordId(id)} (${why})`).join(', ')}` : ''}
+    </span>
+  );
+}
+
+function QueueCell({ entry }: { entry: QueueEntry | undefined }) {
+  return (
+    <span data-testid="open-order-queue" data-ahead={entry?.ahead ?? ''} data-level={entry?.level_size ?? ''}>
+      {entry ? `ahead ${fixedDecimals(entry.ahead, 2)} of ${fixedDecimals(entry.level_size, 2)}` : '—'}
     </span>
   );
 }

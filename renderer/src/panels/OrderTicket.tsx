@@ -1,12 +1,15 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { useForm, useWatch, type Resolver } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Dialog } from 'radix-ui';
 import { Panel } from '../components/Panel.js';
 import { traderKey, useBalance, useBook, useSelection, useSession } from '../api/hooks.js';
 import { limitOrderAmounts } from '../api/clientAdapter.js';
-import type { OrderType, Side } from '../../../engine/protocol/eip712.js';
+import type { OrderType } from '../../../engine/protocol/eip712.js';
 import { useUi } from '../state/uiStore.js';
 import { gtdExpiration, previewTicket } from '../ticket/ticketMath.js';
+import { TICKET_DEFAULTS, ticketIssues, ticketSchema, type TicketRules, type TicketValues } from '../ticket/ticketSchema.js';
 import { baseUnitsToDisplay, fixedDecimals, shortRecordId, tickDecimals } from '../format.js';
 import { fatFingerWarnings, previewAgainstBook, startingPrice } from '../ticket/bookPreview.js';
 import { bookLadder } from '../ladder/bookLadder.js';
@@ -31,15 +34,14 @@ export function OrderTicket() {
   const prefill = useUi((s) => s.prefill);
   const session = useSession();
   const qc = useQueryClient();
-  const [side, setSide] = useState<Side>('BUY');
-  const [price, setPrice] = useState('');
-  const [size, setSize] = useState('');
-  const [orderType, setOrderType] = useState<OrderType>('GTC');
-  // Market mode: FOK/FAK at the book's worst price for the amount; buys are sized in dollars.
-  const [mode, setMode] = useState<'limit' | 'market'>('limit');
-  const [amount, setAmount] = useState('');
-  const [gtdMinutes, setGtdMinutes] = useState('60');
-  const [postOnly, setPostOnly] = useState(false);
+  // The ticket's inputs live in react-hook-form; its rules are a zod schema built from the market (below).
+  // The schema depends on the book (market mode), which loads below: the resolver reads the latest one.
+  const resolverRef = useRef<Resolver<TicketValues>>(undefined);
+  const form = useForm<TicketValues>({ defaultValues: TICKET_DEFAULTS, mode: 'onChange', resolver: (values, ctx, opts) => resolverRef.current!(values, ctx, opts) });
+  const { register, setValue, control } = form;
+  const v = useWatch({ control }) as TicketValues;
+  const { side, mode, orderType, price, size, amount, gtdMinutes, postOnly } = v;
+  const set = <K extends keyof TicketValues>(k: K, value: TicketValues[K]) => setValue(k, value as never, { shouldValidate: true, shouldDirty: true });
   const [confirming, setConfirming] = useState(false);
   const confirmOrders = useUi((s) => s.confirmOrders);
   const setConfirmOrders = useUi((s) => s.setConfirmOrders);
@@ -52,15 +54,16 @@ export function OrderTicket() {
   // A click in the book fills side, price and size.
   useEffect(() => {
     if (!prefill) return;
-    setSide(prefill.side);
-    setPrice(prefill.price);
-    if (prefill.size) setSize(trimSize(prefill.size));
+    set('side', prefill.side);
+    set('price', prefill.price);
+    if (prefill.size) set('size', trimSize(prefill.size));
     priceRef.current?.focus();
+    // Only a new prefill (a click in the book) writes the ticket.
   }, [prefill]);
 
   // Another outcome or market: a price typed for the old book means nothing here (defect 6).
   useEffect(() => {
-    setPrice('');
+    setValue('price', '');
     place.reset();
     // Only a new token resets the ticket.
   }, [tokenId]);
@@ -71,14 +74,14 @@ export function OrderTicket() {
       if (isTyping(e) || e.metaKey || e.ctrlKey || e.altKey) return;
       if (e.key === 'b' || e.key === 's') {
         e.preventDefault();
-        setSide(e.key === 'b' ? 'BUY' : 'SELL');
+        setValue('side', e.key === 'b' ? 'BUY' : 'SELL');
         priceRef.current?.focus();
         priceRef.current?.select();
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  }, [setValue]);
 
   const tick = String(market?.minimum_tick_size ?? '0.01');
   const marketFill = useMemo(
@@ -116,7 +119,26 @@ export function OrderTicket() {
   });
 
   const gtdLifetime = Number(gtdMinutes) * 60;
-  const gtdOk = orderType !== 'GTD' || (Number.isFinite(gtdLifetime) && gtdLifetime >= 60);
+  // The market's rules, as the zod schema the form validates with; issues are computed on every render
+  // (the book and the market change without a keystroke) and checked once more by handleSubmit before
+  // the confirmation. The balance is not a rule: it is the confirmation's fat-finger warning.
+  const minOrderSize = String(market?.minimum_order_size ?? '0');
+  const rules = useMemo<TicketRules>(
+    () => ({
+      tickSize: tick,
+      minOrderSize,
+      effective: (t) => {
+        if (t.mode === 'limit') return { price: t.price, size: t.size };
+        const fill = book ? previewAgainstBook({ side: t.side, bids: book.bids, asks: book.asks, ...(t.side === 'BUY' ? { amount: t.amount } : { size: t.size }), immediateOnly: true }) : undefined;
+        if (!fill?.worstPrice || fill.filled === '0') return undefined;
+        return { price: fill.worstPrice, size: t.side === 'BUY' ? trimSize(fill.filled) : t.size };
+      },
+    }),
+    [tick, minOrderSize, book],
+  );
+  const issues = ticketIssues(rules, v);
+  const valid = Object.keys(issues).length === 0;
+  resolverRef.current = useMemo(() => zodResolver(ticketSchema(rules)), [rules]);
 
   const place = useMutation({
     mutationFn: async (): Promise<PlacementResult> => {
@@ -150,7 +172,7 @@ export function OrderTicket() {
     },
   });
 
-  const canSubmit = !!session.trader?.hasCredentials && !!market && preview.ok && gtdOk && !place.isPending && market.accepting_orders !== false;
+  const canSubmit = !!session.trader?.hasCredentials && !!market && valid && !place.isPending && market.accepting_orders !== false;
   const blocker = !session.account
     ? 'Create or select a wallet to trade.'
     : !session.trader?.hasCredentials
@@ -166,22 +188,26 @@ export function OrderTicket() {
     setConfirming(false);
     place.mutate();
   };
+  // Enter or the button: the schema checks the ticket once more, then the confirmation (or the send).
   const submit = (e?: React.FormEvent) => {
     e?.preventDefault();
     if (!canSubmit) return;
-    if (confirmOrders) setConfirming(true);
-    else send();
+    void form.handleSubmit(() => {
+      if (confirmOrders) setConfirming(true);
+      else send();
+    })();
   };
-  const reason = blocker ?? (!preview.ok ? (preview.priceError ?? preview.sizeError) : !gtdOk ? 'Set a GTD lifetime of at least a minute.' : undefined);
+  const reason = blocker ?? (issues.price ?? issues.amount ?? issues.size ?? issues.gtdMinutes ?? issues.orderType);
   const dp = tickDecimals(tick);
+  const priceField = register('price', { setValueAs: trim });
   return (
     <Panel title="Order ticket" className="ticket" testId="ticket-panel">
       <form onSubmit={submit} className="ticket-form">
         <div className="seg side-seg">
-          <button type="button" className={`buy ${side === 'BUY' ? 'on' : ''}`} data-testid="ticket-side-buy" onClick={() => setSide('BUY')} title="Buy (B)">
+          <button type="button" className={`buy ${side === 'BUY' ? 'on' : ''}`} data-testid="ticket-side-buy" onClick={() => set('side', 'BUY')} title="Buy (B)">
             Buy
           </button>
-          <button type="button" className={`sell ${side === 'SELL' ? 'on' : ''}`} data-testid="ticket-side-sell" onClick={() => setSide('SELL')} title="Sell (S)">
+          <button type="button" className={`sell ${side === 'SELL' ? 'on' : ''}`} data-testid="ticket-side-sell" onClick={() => set('side', 'SELL')} title="Sell (S)">
             Sell
           </button>
         </div>
@@ -194,8 +220,8 @@ export function OrderTicket() {
               aria-pressed={mode === m}
               data-testid={`ticket-mode-${m}`}
               onClick={() => {
-                setMode(m);
-                setOrderType(m === 'market' ? 'FAK' : 'GTC');
+                set('mode', m);
+                set('orderType', m === 'market' ? 'FAK' : 'GTC');
               }}
             >
               {m === 'limit' ? 'Limit' : 'Market'}
@@ -220,7 +246,7 @@ export function OrderTicket() {
         {mode === 'market' && side === 'BUY' ? (
           <label className="field">
             <span>Amount ($)</span>
-            <input inputMode="decimal" placeholder="dollars to spend" value={amount} data-testid="ticket-amount" onChange={(e) => setAmount(e.target.value.trim())} />
+            <input inputMode="decimal" placeholder="dollars to spend" data-testid="ticket-amount" {...register('amount', { setValueAs: trim })} />
           </label>
         ) : null}
         {mode === 'market' ? (
@@ -231,31 +257,35 @@ export function OrderTicket() {
         <label className="field" hidden={mode === 'market'}>
           <span>Limit price</span>
           <input
-            ref={priceRef}
+            {...priceField}
+            ref={(el) => {
+              priceField.ref(el);
+              priceRef.current = el;
+            }}
             inputMode="decimal"
             placeholder={`tick ${tick}`}
-            value={price}
             data-testid="ticket-price"
-            onChange={(e) => setPrice(e.target.value.trim())}
             onKeyDown={(e) => {
               if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
                 e.preventDefault();
                 // An empty price starts near the market, not at one tick (issue 14, 9).
-                setPrice((p) => (p === '' ? startingPrice(side, ladder?.bestBid, ladder?.bestAsk) : stepPrice(p, tick, e.key === 'ArrowUp' ? 1 : -1)));
+                const p = form.getValues('price');
+                set('price', p === '' ? startingPrice(side, ladder?.bestBid, ladder?.bestAsk) : stepPrice(p, tick, e.key === 'ArrowUp' ? 1 : -1));
               }
             }}
           />
         </label>
-        {price && preview.priceError ? <div className="field-error" data-testid="ticket-price-error">{preview.priceError}</div> : null}
+        {mode === 'limit' && price && issues.price ? <div className="field-error" data-testid="ticket-price-error">{issues.price}</div> : null}
         <label className="field" hidden={mode === 'market' && side === 'BUY'}>
           <span>Size (shares)</span>
-          <input inputMode="decimal" placeholder={`min ${String(market?.minimum_order_size ?? '')}`} value={size} data-testid="ticket-size" onChange={(e) => setSize(e.target.value.trim())} />
+          <input inputMode="decimal" placeholder={`min ${String(market?.minimum_order_size ?? '')}`} data-testid="ticket-size" {...register('size', { setValueAs: trim })} />
         </label>
-        {size && preview.sizeError ? <div className="field-error" data-testid="ticket-size-error">{preview.sizeError}</div> : null}
+        {size && issues.size ? <div className="field-error" data-testid="ticket-size-error">{issues.size}</div> : null}
+        {mode === 'market' && side === 'BUY' && amount && issues.amount ? <div className="field-error" data-testid="ticket-amount-error">{issues.amount}</div> : null}
         <div className="field-row">
           <label className="field">
             <span>Type</span>
-            <select value={orderType} data-testid="ticket-type" onChange={(e) => setOrderType(e.target.value as OrderType)} title={TYPES.find((t) => t.value === orderType)?.hint}>
+            <select data-testid="ticket-type" title={TYPES.find((t) => t.value === orderType)?.hint} {...register('orderType')}>
               {TYPES.filter((t) => (mode === 'market' ? t.value === 'FOK' || t.value === 'FAK' : true)).map((t) => (
                 <option key={t.value} value={t.value} title={t.hint}>
                   {t.label}
@@ -266,19 +296,19 @@ export function OrderTicket() {
           {orderType === 'GTD' ? (
             <label className="field">
               <span>Expires in (min)</span>
-              <input inputMode="numeric" value={gtdMinutes} data-testid="ticket-expiry" onChange={(e) => setGtdMinutes(e.target.value.trim())} />
+              <input inputMode="numeric" data-testid="ticket-expiry" {...register('gtdMinutes', { setValueAs: trim })} />
             </label>
           ) : null}
         </div>
-        {!gtdOk ? <div className="field-error">A GTD order must live at least one minute.</div> : null}
-        {orderType === 'GTD' && gtdOk ? (
+        {issues.gtdMinutes ? <div className="field-error" data-testid="ticket-expiry-error">{issues.gtdMinutes}</div> : null}
+        {orderType === 'GTD' && !issues.gtdMinutes ? (
           <div className="hint" data-testid="ticket-expiry-at">
             Expires {new Date((gtdExpiration(Date.now(), gtdLifetime) - 60) * 1000).toLocaleTimeString()} (signed with the 60 s buffer)
           </div>
         ) : null}
         {orderType === 'GTC' || orderType === 'GTD' ? (
           <label className="check">
-            <input type="checkbox" checked={postOnly} onChange={(e) => setPostOnly(e.target.checked)} data-testid="ticket-post-only" /> Post only (never take liquidity)
+            <input type="checkbox" data-testid="ticket-post-only" {...register('postOnly')} /> Post only (never take liquidity)
           </label>
         ) : null}
         <dl className="ticket-summary" data-testid="ticket-summary">
@@ -417,6 +447,8 @@ function PlacementLine({ result }: { result: PlacementResult }) {
     </div>
   );
 }
+
+const trim = (s: unknown) => (typeof s === 'string' ? s.trim() : s);
 
 function trimSize(size: string): string {
   const m = /^(\d+)(?:\.(\d{1,2}))?/.exec(size);

@@ -6,6 +6,9 @@ import { describeError, isMissingRoute } from '../api/describeError.js';
 import { notify } from '../notify/notify.js';
 import { toast } from 'sonner';
 import { shortAddress } from '../format.js';
+import type { ColumnDef } from '@tanstack/react-table';
+import { DataTable } from '../components/DataTable.js';
+import type { Position } from '../api/types.js';
 
 const num = (v: number | undefined, dp = 2) => (typeof v === 'number' && Number.isFinite(v) ? v.toLocaleString('en-US', { minimumFractionDigits: dp, maximumFractionDigits: dp }) : '—');
 
@@ -23,6 +26,44 @@ export function PositionsPanel() {
     },
     onSettled: () => void qc.invalidateQueries(),
   });
+  const columns: ColumnDef<Position, unknown>[] = [
+    { id: 'market', header: 'Market', accessorKey: 'title', meta: { className: 'ellipsis' } },
+    { id: 'outcome', header: 'Outcome', accessorKey: 'outcome' },
+    { id: 'size', header: 'Shares', accessorKey: 'size', meta: { num: true }, cell: (c) => num(c.row.original.size) },
+    { id: 'avg', header: 'Avg', accessorKey: 'avgPrice', meta: { num: true }, cell: (c) => num(c.row.original.avgPrice, 4) },
+    { id: 'mark', header: 'Mark', accessorKey: 'curPrice', meta: { num: true }, cell: (c) => num(c.row.original.curPrice, 4) },
+    { id: 'value', header: 'Value', accessorKey: 'currentValue', meta: { num: true }, cell: (c) => num(c.row.original.currentValue) },
+    {
+      id: 'pnl',
+      header: 'P&L',
+      accessorKey: 'cashPnl',
+      meta: { num: true },
+      cell: (c) => {
+        const p = c.row.original;
+        return (
+          <span className={p.cashPnl >= 0 ? 'up' : 'down'}>
+            {num(p.cashPnl)} <span className="dim">({num(p.percentPnl, 1)}%)</span>
+          </span>
+        );
+      },
+    },
+    { id: 'realized', header: 'Realized', accessorKey: 'realizedPnl', meta: { num: true }, cell: (c) => num(c.row.original.realizedPnl) },
+    {
+      id: 'actions',
+      header: '',
+      accessorFn: (p) => (p.redeemable ? 1 : 0),
+      meta: { className: 'actions' },
+      cell: (c) =>
+        c.row.original.redeemable ? (
+          <>
+            <span className="badge ok">REDEEMABLE</span>{' '}
+            <button className="small" data-testid="redeem" disabled={!session.trader?.hasCredentials || redeem.isPending} onClick={() => redeem.mutate(c.row.original.conditionId)}>
+              Redeem
+            </button>
+          </>
+        ) : null,
+    },
+  ];
   if (!session.address) return <Empty>Select a wallet to see its positions.</Empty>;
   if (positions.error && isMissingRoute(positions.error)) return <Empty>Positions are not available on this engine yet.</Empty>;
   const rows = positions.data ?? [];
@@ -31,51 +72,28 @@ export function PositionsPanel() {
       <ErrorLine error={positions.error} />
       {rows.length === 0 && positions.isSuccess ? <Empty testId="positions-empty">No positions.</Empty> : null}
       {rows.length > 0 ? (
-        <table className="grid">
-          <thead>
-            <tr>
-              <th>Market</th>
-              <th>Outcome</th>
-              <th className="num">Shares</th>
-              <th className="num">Avg</th>
-              <th className="num">Mark</th>
-              <th className="num">Value</th>
-              <th className="num">P&amp;L</th>
-              <th className="num">Realized</th>
-              <th className="actions" />
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((p) => (
-              <tr key={p.asset} data-testid="position-row" data-asset={p.asset} data-size={String(p.size)}>
-                <td className="ellipsis">{p.title}</td>
-                <td>{p.outcome}</td>
-                <td className="num">{num(p.size)}</td>
-                <td className="num">{num(p.avgPrice, 4)}</td>
-                <td className="num">{num(p.curPrice, 4)}</td>
-                <td className="num">{num(p.currentValue)}</td>
-                <td className={`num ${p.cashPnl >= 0 ? 'up' : 'down'}`}>
-                  {num(p.cashPnl)} <span className="dim">({num(p.percentPnl, 1)}%)</span>
-                </td>
-                <td className="num">{num(p.realizedPnl)}</td>
-                <td className="actions">
-                  {p.redeemable ? (
-                    <>
-                      <span className="badge ok">REDEEMABLE</span>{' '}
-                      <button className="small" data-testid="redeem" disabled={!session.trader?.hasCredentials || redeem.isPending} onClick={() => redeem.mutate(p.conditionId)}>
-                        Redeem
-                      </button>
-                    </>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          data={rows}
+          columns={columns}
+          compact={false}
+          testId="positions-table"
+          empty="No positions."
+          getRowId={(p) => p.asset}
+          rowProps={(p) => ({ 'data-testid': 'position-row', 'data-asset': p.asset, 'data-size': String(p.size) })}
+        />
       ) : null}
     </div>
   );
 }
+
+type Holder = NonNullable<ReturnType<typeof useHolders>['data']>[number]['holders'][number];
+
+const holderColumns: ColumnDef<Holder, unknown>[] = [
+  // The data service lists holders largest first: the rank is that order.
+  { id: 'rank', header: '#', accessorFn: (_h, i) => i + 1, meta: { className: 'dim' } },
+  { id: 'wallet', header: 'Wallet', accessorFn: (h) => h.pseudonym || shortAddress(h.proxyWallet), meta: { className: 'mono' }, cell: (c) => <span title={c.row.original.proxyWallet}>{c.getValue() as string}</span> },
+  { id: 'amount', header: 'Shares', accessorKey: 'amount', meta: { num: true }, cell: (c) => num(c.row.original.amount) },
+];
 
 export function HoldersPanel() {
   const { market } = useSelection();
@@ -93,19 +111,14 @@ export function HoldersPanel() {
           return (
             <div key={g.token} className="holder-group">
               <h3>{market.tokens[idx]?.outcome ?? g.token}</h3>
-              <table className="grid compact">
-                <tbody>
-                  {g.holders.map((h, i) => (
-                    <tr key={h.proxyWallet} data-testid="holder-row" data-wallet={h.proxyWallet}>
-                      <td className="dim">{i + 1}</td>
-                      <td className="mono" title={h.proxyWallet}>
-                        {h.pseudonym || shortAddress(h.proxyWallet)}
-                      </td>
-                      <td className="num">{num(h.amount)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <DataTable
+                data={g.holders}
+                columns={holderColumns}
+                testId="holders-table"
+                empty="Nobody holds this outcome."
+                getRowId={(h) => h.proxyWallet}
+                rowProps={(h) => ({ 'data-testid': 'holder-row', 'data-wallet': h.proxyWallet })}
+              />
             </div>
           );
         })}

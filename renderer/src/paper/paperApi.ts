@@ -1,5 +1,6 @@
 import { createL2Headers, type ApiCredentials } from '../../../engine/client/index.js';
 import { SERVICES } from '../env.js';
+import { rateLimitFetch } from '../api/rateLimitUse.js';
 
 /** An archived paper session (engine/services/paper/paperService.ts; docs/paper.md). */
 export interface PaperSession {
@@ -25,7 +26,7 @@ export interface PaperSessions {
 /** The paper routes over L2 (the client library has no paper calls: they are this exchange's own). */
 export function createPaperApi(address: string, creds: ApiCredentials, base = SERVICES.trading) {
   async function call<T>(method: 'GET' | 'POST', path: string): Promise<T> {
-    const res = await fetch(base + path, { method, headers: { ...createL2Headers(creds, address, { method, path }) } });
+    const res = await rateLimitFetch(base + path, { method, headers: { ...createL2Headers(creds, address, { method, path }) } });
     const body = (await res.json().catch(() => ({}))) as T & { message?: string; error?: string };
     if (!res.ok) throw new Error(`${body.error ?? res.status}: ${body.message ?? res.statusText}`);
     return body;
