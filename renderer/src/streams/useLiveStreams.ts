@@ -4,7 +4,11 @@ import { MarketStream, UserStream, type MarketEvent, type UserEvent } from '../.
 import { traderKey, useExchangeConfig, useMarkets, useSelection, useSession } from '../api/hooks.js';
 import { useUi } from '../state/uiStore.js';
 import { activeCredentials, useWallets } from '../wallets/walletStore.js';
+import { CoalescedRefresh } from './coalescedRefresh.js';
 import { useStreamHealth } from './streamHealth.js';
+
+/** The shortest time between two refetches of one list on user-channel events. */
+const USER_REFRESH_MS = 500;
 
 /** The stream base URL: GET /config's `ws`, else the page's own origin (the engine serves the terminal). */
 function wsBase(configWs: string | undefined): string | undefined {
@@ -72,18 +76,24 @@ export function useLiveStreams(): void {
     if (!base || !creds || !address) return;
     const trader = session.trader;
     const stream = new UserStream({ url: `${base}/user`, creds: { key: creds.key, secret: creds.secret, passphrase: creds.passphrase } });
-    const refresh = (e: UserEvent): void => {
+    // A burst of events (hundreds of fills) refetches each list once per window, not once per event:
+    // the first event refetches at once, the rest of the window's events share one refetch at its end.
+    const refresh = new CoalescedRefresh(USER_REFRESH_MS, (keys) => {
+      for (const k of keys) void qc.invalidateQueries({ queryKey: k });
+    });
+    const onEvent = (e: UserEvent): void => {
       if (e.event_type === 'error') return;
-      void qc.invalidateQueries({ queryKey: traderKey(trader, 'open-orders') });
-      void qc.invalidateQueries({ queryKey: traderKey(trader, 'balance') });
+      refresh.add(traderKey(trader, 'open-orders'));
+      refresh.add(traderKey(trader, 'balance'));
       if (e.event_type === 'trade') {
-        void qc.invalidateQueries({ queryKey: traderKey(trader, 'trades') });
-        void qc.invalidateQueries({ queryKey: ['positions', address.toLowerCase()] });
+        refresh.add(traderKey(trader, 'trades'));
+        refresh.add(['positions', address.toLowerCase()]);
       }
     };
-    const offEvents = stream.on(refresh);
+    const offEvents = stream.on(onEvent);
     const offStatus = stream.onStatus((s) => setUser(s));
     return () => {
+      refresh.cancel();
       offEvents();
       offStatus();
       stream.close();
