@@ -7,6 +7,7 @@ import type { Engine } from '../../engine.js';
 import { POLYGON_EXCHANGE_V2_ADDRESS } from '../../protocol/contractAddresses.js';
 import { orderV2Digest } from '../../services/crypto/orderDigestV2.js';
 import type { Market } from '../../services/markets/marketService.js';
+import { ORDER_V2_TYPES } from '../../services/orders/orderTestKit.js';
 import { UUID, ORDER_HASH, nextSecond, startListeningEngine } from './clobClientTestKit.js';
 
 describe('the stock @polymarket/clob-client-v2, unmodified, against the polymarket profile', () => {
@@ -162,21 +163,7 @@ describe('the stock @polymarket/clob-client-v2, unmodified, against the polymark
       metadata: v1Domain.metadata,
       builder: v1Domain.builder,
     };
-    const types = {
-      Order: [
-        { name: 'salt', type: 'uint256' },
-        { name: 'maker', type: 'address' },
-        { name: 'signer', type: 'address' },
-        { name: 'tokenId', type: 'uint256' },
-        { name: 'makerAmount', type: 'uint256' },
-        { name: 'takerAmount', type: 'uint256' },
-        { name: 'side', type: 'uint8' },
-        { name: 'signatureType', type: 'uint8' },
-        { name: 'timestamp', type: 'uint256' },
-        { name: 'metadata', type: 'bytes32' },
-        { name: 'builder', type: 'bytes32' },
-      ],
-    };
+    const types = { Order: [...ORDER_V2_TYPES.Order] };
     const wrongVersion = await carol._signTypedData({ name: 'Polymarket CTF Exchange', version: '1', chainId: 137, verifyingContract: POLYGON_EXCHANGE_V2_ADDRESS }, types, message);
     const r1 = await post({ ...v1Domain, signature: wrongVersion });
     assert.equal(r1.status, 400);

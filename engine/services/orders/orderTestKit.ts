@@ -168,12 +168,19 @@ export interface OrderSpec {
   feeRateBps?: string;
 }
 
+/** The token and amounts a test order spec stands for (size × price, or the spec's own amounts). */
+function specAmounts(spec: OrderSpec): { tokenId: string; makerAmount: bigint; takerAmount: bigint } {
+  const cost = (spec.price * spec.size) / 1_000_000n;
+  return {
+    tokenId: spec.market.tokenIds[spec.outcome ?? 0]!,
+    makerAmount: spec.makerAmount ?? (spec.side === 'BUY' ? cost : spec.size),
+    takerAmount: spec.takerAmount ?? (spec.side === 'BUY' ? spec.size : cost),
+  };
+}
+
 /** A POST /order body signed by `account` with viem (real EIP-712 signature). */
 export async function signedBody(account: PrivateKeyAccount, spec: OrderSpec): Promise<PostOrderBody> {
-  const tokenId = spec.market.tokenIds[spec.outcome ?? 0];
-  const cost = (spec.price * spec.size) / 1_000_000n;
-  const makerAmount = spec.makerAmount ?? (spec.side === 'BUY' ? cost : spec.size);
-  const takerAmount = spec.takerAmount ?? (spec.side === 'BUY' ? spec.size : cost);
+  const { tokenId, makerAmount, takerAmount } = specAmounts(spec);
   const struct = {
     salt: spec.salt ?? saltCounter++,
     maker: spec.maker ?? account.address,
@@ -229,10 +236,7 @@ const ZERO_BYTES32 = `0x${'0'.repeat(64)}` as const;
  * clob-client-v2 does.
  */
 export async function signedBodyV2(account: PrivateKeyAccount, spec: OrderSpec & { domainVersion?: string }): Promise<PostOrderBody> {
-  const tokenId = spec.market.tokenIds[spec.outcome ?? 0]!;
-  const cost = (spec.price * spec.size) / 1_000_000n;
-  const makerAmount = spec.makerAmount ?? (spec.side === 'BUY' ? cost : spec.size);
-  const takerAmount = spec.takerAmount ?? (spec.side === 'BUY' ? spec.size : cost);
+  const { tokenId, makerAmount, takerAmount } = specAmounts(spec);
   const struct = {
     salt: spec.salt ?? saltCounter++,
     maker: spec.maker ?? account.address,
