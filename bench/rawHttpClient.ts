@@ -58,8 +58,14 @@ export class RawConnection {
       f?.(e ?? new Error('connection closed before the response'));
     };
     socket.on('error', fail);
-    socket.on('close', () => fail());
+    socket.on('close', () => {
+      this.closed = true;
+      fail();
+    });
   }
+
+  /** The server closed it (e.g. its idle keep-alive timeout): a request on it fails at once instead of hanging. */
+  closed = false;
 
   static open(port: number, host = '127.0.0.1'): Promise<RawConnection> {
     return new Promise((resolve, reject) => {
@@ -71,6 +77,7 @@ export class RawConnection {
   /** Writes one request; `done` gets its response, `failed` a connection error. */
   request(request: Buffer, done: OnResponse, failed: (e: Error) => void): void {
     if (this.onResponse) return failed(new Error('a request is already in flight on this connection'));
+    if (this.closed) return failed(new Error('the connection was closed (idle for longer than the server keeps it?)'));
     this.onResponse = done;
     this.onError = failed;
     this.socket.write(request);

@@ -33,6 +33,10 @@ export interface StreamBenchResult {
   orderPath: { without: HttpRound; with100: HttpRound; percent: number };
 }
 
+function progress(what: string): void {
+  if (process.env.BENCH_QUIET !== '1') console.error(`  streams: ${what}`);
+}
+
 /** Subscribers whose receive times are kept (every one counts events; parsing all 1,000 would measure this process). */
 const SAMPLE_EVERY = 25;
 
@@ -131,10 +135,10 @@ export async function runStreamBench(opts: { subscribers?: number; orders?: numb
     const config = (await (await fetch(`${ready.trading}/config`)).json()) as { chainId: number; contracts: { exchange: Address } };
     const domain: OrderDomain = { chainId: config.chainId, verifyingContract: config.contracts.exchange };
     const traders = await Promise.all(Array.from({ length: 8 }, () => createTrader(ready)));
-    conns = await openConnections(ready.trading, 64);
 
     // ── fan-out: every order rests alone at its own price (YES bids below 0.5, NO bids mirrored above) ──
     const market = await createMarket(ready, '0.0001');
+    progress(`opening ${nSubs} engine subscribers`);
     const subs = await openSubscribers(`${ready.ws}/market`, nSubs, JSON.stringify({ assets_ids: [market.yes], type: 'market', initial_dump: false }), pricesOf);
     closers.push(() => subs.forEach((s) => s.ws.terminate()));
     await new Promise((r) => setTimeout(r, 300));
@@ -149,14 +153,19 @@ export async function runStreamBench(opts: { subscribers?: number; orders?: numb
     }
     const answered = new Map<string, number>();
     const sentAt = new Map<string, number>();
+    // Connections are opened right before each phase: one left idle past the server's keep-alive timeout
+    // (a slow phase on a loaded machine) would be closed under the load generator.
+    conns = await openConnections(ready.trading, 8);
+    progress(`sending ${nOrders} orders`);
     const t0 = performance.now();
-    await sendAll(conns.slice(0, 8), reqs, answered, sentAt);
+    await sendAll(conns, reqs, answered, sentAt);
     await waitFor(() => subs.every((s) => s.count >= nOrders), 60_000);
     const engineFigures = figures(subs, answered, sentAt, t0, nOrders);
     const frames = [...(subs[0]!.times?.keys() ?? [])].length;
     if (frames < nOrders) console.error(`fan-out: sampled subscriber 0 saw ${frames}/${nOrders} events`);
 
     // ── the same frames through a bare ws broadcast to as many sockets ──
+    progress('bare ws broadcast');
     const bareUrl = `ws://127.0.0.1:${bare.ready.port}`;
     const bareSubs = await openSubscribers(bareUrl + '/sub', nSubs, undefined, (text) => [...text.matchAll(/"k":"(\d+)"/g)].map((m) => m[1]!));
     closers.push(() => bareSubs.forEach((s) => s.ws.terminate()));
@@ -193,6 +202,9 @@ export async function runStreamBench(opts: { subscribers?: number; orders?: numb
         watchers.forEach((s) => s.ws.terminate());
       }
     };
+    for (const c of conns) c.close();
+    conns = await openConnections(ready.trading, 64);
+    progress('order path: warm-up, then 3 rounds without and with 100 subscribers');
     await round(0); // warm-up
     const without: HttpRound[] = [];
     const with100: HttpRound[] = [];
