@@ -152,6 +152,19 @@ async function main(): Promise<void> {
       `${fmt(st.orderPath.without.engineCpuUsPerOrder)} / ${fmt(st.orderPath.without.loadGeneratorCpuUsPerOrder)} µs without`,
       '',
     ]);
+    rows.push([
+      '  streamed to the 100 subscribers per order',
+      `${fmt(st.orderPath.bytesPerOrder / 1024, 1)} KiB in ${fmt(st.orderPath.framesPerOrder, 2)} frames`,
+      'every level change carries asset_id and hash (public format)',
+      '',
+    ]);
+    {
+      // The subscribers' own CPU shares the two cores: even if streaming cost the engine nothing, an order
+      // would cost (engine without) + (generator with) instead of (engine + generator without).
+      const w = st.orderPath.without;
+      const bound = (100 * (w.engineCpuUsPerOrder + w.loadGeneratorCpuUsPerOrder)) / (w.engineCpuUsPerOrder + st.orderPath.with100.loadGeneratorCpuUsPerOrder);
+      rows.push(['  ceiling on this machine if streaming cost the engine nothing', `${fmt(bound, 1)} %`, 'the subscribers run on the same 2 cores', '']);
+    }
   }
 
   if (want('cold')) {

@@ -30,7 +30,7 @@ export interface FanOutFigures {
 export interface StreamBenchResult {
   engine: FanOutFigures;
   bare: FanOutFigures;
-  orderPath: { without: HttpRound; with100: HttpRound; percent: number };
+  orderPath: { without: HttpRound; with100: HttpRound; percent: number; framesPerOrder: number; bytesPerOrder: number };
 }
 
 function progress(what: string): void {
@@ -44,6 +44,9 @@ interface Subscriber {
   ws: WebSocket;
   /** Book changes received (a frame may carry several events, an event several changes). */
   count: number;
+  /** Frames and bytes received. */
+  frames: number;
+  bytes: number;
   /** Sampled: event key → receive time. */
   times?: Map<string, number>;
 }
@@ -55,9 +58,11 @@ async function openSubscribers(url: string, n: number, first: string | undefined
       Array.from({ length: Math.min(50, n - i) }, (_, j) =>
         new Promise<Subscriber>((resolve, reject) => {
           const ws = new WebSocket(url);
-          const sub: Subscriber = { ws, count: 0, ...((i + j) % SAMPLE_EVERY === 0 ? { times: new Map<string, number>() } : {}) };
+          const sub: Subscriber = { ws, count: 0, frames: 0, bytes: 0, ...((i + j) % SAMPLE_EVERY === 0 ? { times: new Map<string, number>() } : {}) };
           ws.on('message', (data) => {
             const text = data.toString();
+            sub.frames += 1;
+            sub.bytes += text.length;
             sub.count += countOf(text, EVENT_MARK);
             if (sub.times) {
               const now = performance.now();
@@ -192,12 +197,21 @@ export async function runStreamBench(opts: { subscribers?: number; orders?: numb
     for (const c of closers.splice(0)) c();
 
     // ── the order path with 100 subscribers vs none ──
+    let framesPerOrder = 0;
+    let bytesPerOrder = 0;
     const round = async (subscribers: number): Promise<HttpRound> => {
       const m = await createMarket(ready, '0.01');
       const watchers = subscribers === 0 ? [] : await openSubscribers(`${ready.ws}/market`, subscribers, JSON.stringify({ assets_ids: [m.yes, m.no], type: 'market' }), () => []);
       try {
         const orderReqs = serializeOrders(ready.trading, prepareOrders(8_000, traders, m, domain));
-        return (await measuredRound(engine.pid, conns, orderReqs)).round;
+        const r = (await measuredRound(engine.pid, conns, orderReqs)).round;
+        await new Promise((res) => setTimeout(res, 100));
+        if (watchers.length > 0) {
+          // What the streams cost the subscribers' side: frames and bytes all of them received per order.
+          framesPerOrder = watchers.reduce((a, w) => a + w.frames, 0) / r.accepted;
+          bytesPerOrder = watchers.reduce((a, w) => a + w.bytes, 0) / r.accepted;
+        }
+        return r;
       } finally {
         watchers.forEach((s) => s.ws.terminate());
       }
@@ -214,7 +228,7 @@ export async function runStreamBench(opts: { subscribers?: number; orders?: numb
     }
     const w = medianRound(without);
     const s = medianRound(with100);
-    return { engine: engineFigures, bare: bareFigures, orderPath: { without: w, with100: s, percent: (100 * s.acceptedPerSecond) / w.acceptedPerSecond } };
+    return { engine: engineFigures, bare: bareFigures, orderPath: { without: w, with100: s, percent: (100 * s.acceptedPerSecond) / w.acceptedPerSecond, framesPerOrder, bytesPerOrder } };
   } finally {
     for (const c of closers) c();
     for (const c of conns) c.close();

@@ -29,7 +29,7 @@ export const REPLAY_EVENTS = 2048;
  * the cost of sending does not grow with the order rate. After a quiet spell the next change goes out
  * at once (end of its event-loop turn).
  */
-export const FLUSH_INTERVAL_MS = 20;
+export const FLUSH_INTERVAL_MS = 10;
 /** Largest accepted client message (bytes); bigger ones close the socket with 1009. */
 export const MAX_MESSAGE_BYTES = 64 * 1024;
 
