@@ -3,7 +3,8 @@
 // it again. A second newcomer skips it, and it stays skipped after a reload.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, startJourney, type Journey } from './journeyHarness.js';
+import { crossAtPrice } from './crossAtPrice.js';
+import { eventually, onboardTrader, startJourney, type Journey } from './journeyHarness.js';
 
 let j: Journey;
 before(async () => {
@@ -46,4 +47,20 @@ test('onboarding can be skipped, and stays skipped', async () => {
   await page.reload();
   await page.getByTestId('wallet-panel').waitFor();
   assert.equal(await page.getByTestId('onboarding').count(), 0);
+});
+
+test('a newcomer whose first trade comes from the ticket sees the card go away for good', async () => {
+  const question = 'Will the card notice a ticket trade?';
+  await j.admin('/markets', { question, tickSize: '0.01', minOrderSize: '1' });
+  const a = await j.newTrader();
+  const b = await j.newTrader();
+  for (const t of [a, b]) await onboardTrader(t.page);
+  for (const t of [a, b]) await eventually('the card at its order step', async () => (await t.page.getByTestId('onboarding').getAttribute('data-step')) === 'order');
+  await crossAtPrice(a.page, b.page, question, '0.45', '5');
+  for (const t of [a, b]) {
+    await eventually('the card gone after the first fill', async () => (await t.page.getByTestId('onboarding').count()) === 0);
+    await t.page.reload();
+    await t.page.getByTestId('wallet-panel').waitFor();
+    assert.equal(await t.page.getByTestId('onboarding').count(), 0);
+  }
 });

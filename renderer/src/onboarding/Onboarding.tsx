@@ -1,7 +1,7 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { publicApi } from '../api/clientAdapter.js';
-import { useBalance, useMarkets, useSession } from '../api/hooks.js';
+import { useBalance, useMarkets, useMyTrades, useSession } from '../api/hooks.js';
 import type { PlacementResult } from '../api/types.js';
 import { useUi } from '../state/uiStore.js';
 import { activeCredentials, useWallets } from '../wallets/walletStore.js';
@@ -34,6 +34,13 @@ export function Onboarding() {
   const hasKey = !!activeCredentials({ credentials, activeKey }, session.address);
   const funded = !!balance.data && BigInt(balance.data.balance) > 0n;
   const step: Step = !session.address ? 'wallet' : !hasKey ? 'key' : !funded ? 'funded' : 'order';
+
+  // A trader who makes a first trade from the ticket instead has done what the card asks: it goes away.
+  const myTrades = useMyTrades(step === 'order' && !finished ? session.trader : undefined);
+  const tradedElsewhere = !filled && (myTrades.data?.length ?? 0) > 0;
+  useEffect(() => {
+    if (tradedElsewhere && !finished) finish('filled');
+  }, [tradedElsewhere, finished, finish]);
 
   const createKey = useMutation({
     mutationFn: () => session.trader!.createApiKey(),
