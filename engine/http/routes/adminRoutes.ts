@@ -46,8 +46,7 @@ export function adminRoutes(app: FastifyInstance, ctx: EngineContext): void {
 
   app.post('/admin/markets', { ...base, preValidation: [decimalStrings('tickSize', 'minOrderSize'), jsonNumber('feeRateBps')], schema: { tags: TAG, security: SECURITY, summary: 'Create a binary market', body: CreateMarketBody, response: { 201: PublicMarketSchema } } }, async (req, reply) => {
     const b = req.body as { question: string; description?: string; outcomes?: string[]; tickSize: string; minOrderSize: string; negRisk?: boolean; endDate?: string | null; eventId?: number; feeRateBps?: number };
-    const tickSize = parseUnits(b.tickSize);
-    if (tickSize === undefined) throw new ApiError('invalid_field', `tickSize must be a decimal string: "0.1", "0.01", "0.001" or "0.0001"; got ${JSON.stringify(b.tickSize)}.`, { details: { field: 'tickSize' } });
+    const tickSize = tickSizeUnits(b.tickSize);
     const minOrderSize = parseUnits(b.minOrderSize);
     if (minOrderSize === undefined || minOrderSize === 0n) {
       throw new ApiError('invalid_field', `minOrderSize must be a positive decimal string of shares with at most 6 decimals, e.g. "5"; got ${JSON.stringify(b.minOrderSize)}.`, { details: { field: 'minOrderSize' } });
@@ -134,9 +133,7 @@ export function adminRoutes(app: FastifyInstance, ctx: EngineContext): void {
     async (req) => {
       const { conditionId } = req.params as { conditionId: string };
       const { tickSize } = req.body as { tickSize: string };
-      const units = parseUnits(tickSize);
-      if (units === undefined) throw new ApiError('invalid_field', `tickSize must be a decimal string: "0.1", "0.01", "0.001" or "0.0001"; got ${JSON.stringify(tickSize)}.`, { details: { field: 'tickSize' } });
-      return data.publicMarket(await ctx.markets.setTickSize(conditionId, units));
+      return data.publicMarket(await ctx.markets.setTickSize(conditionId, tickSizeUnits(tickSize)));
     },
   );
 
@@ -152,4 +149,11 @@ export function adminRoutes(app: FastifyInstance, ctx: EngineContext): void {
     await ctx.orders.creditCollateral(address.toLowerCase(), units, 'faucet');
     return { address: address.toLowerCase(), credited: formatUnits(units) };
   });
+}
+
+/** A tick as micro-units; the market service checks it is one of the allowed ticks. */
+function tickSizeUnits(text: string): bigint {
+  const units = parseUnits(text);
+  if (units === undefined) throw new ApiError('invalid_field', `tickSize must be a decimal string: "0.1", "0.01", "0.001" or "0.0001"; got ${JSON.stringify(text)}.`, { details: { field: 'tickSize' } });
+  return units;
 }

@@ -81,20 +81,16 @@ function v2VerifyingContract(contracts: ExchangeAddresses, negRisk: boolean): Ad
   return negRisk ? contracts.negRiskExchangeV2 : contracts.exchangeV2;
 }
 
-/** The digest an order's signature must sign (V1 or V2 by its fields) and under which contract, or why it cannot be encoded. */
+/** The digest an order's signature must sign (V1 or V2 by its fields), or why it cannot be encoded. */
 function signingTarget(
   o: SignedOrder | SignedOrderV2,
   tokenId: string,
   negRisk: boolean,
   deps: Pick<ValidationDeps, 'chainId' | 'contracts'>,
-): { digest: Uint8Array; verifyingContract: Address } | { problem: string } {
+): { digest: Uint8Array } | { problem: string } {
   try {
-    if (isOrderV2(o)) {
-      const verifyingContract = v2VerifyingContract(deps.contracts, negRisk);
-      return { digest: orderV2DigestBytes({ ...o, tokenId }, deps.chainId, verifyingContract), verifyingContract };
-    }
-    const verifyingContract = orderVerifyingContract(deps.contracts, negRisk);
-    return { digest: orderDigest({ ...o, tokenId, salt: String(o.salt) }, { chainId: deps.chainId, verifyingContract }), verifyingContract };
+    if (isOrderV2(o)) return { digest: orderV2DigestBytes({ ...o, tokenId }, deps.chainId, v2VerifyingContract(deps.contracts, negRisk)) };
+    return { digest: orderDigest({ ...o, tokenId, salt: String(o.salt) }, { chainId: deps.chainId, verifyingContract: orderVerifyingContract(deps.contracts, negRisk) }) };
   } catch (e) {
     if (e instanceof OrderEncodingError || e instanceof RangeError) return { problem: e.message };
     throw e;
@@ -249,15 +245,16 @@ export function validateOrder(identity: OrderIdentity, body: PostOrderBody, deps
     return rejection('INVALID_ORDER_ERROR', `order is invalid. signatureType must be 0 (EOA), 1 (POLY_PROXY) or 2 (POLY_GNOSIS_SAFE); got ${String(signatureType)}.`);
   }
 
-  const target = signingTarget(o, tokenId, market.negRisk, deps);
-  if ('problem' in target) return rejection('INVALID_ORDER_ERROR', `order is invalid. ${target.problem}`);
-  const { verifyingContract } = target;
+  const verifyingContract = v2 ? v2VerifyingContract(deps.contracts, market.negRisk) : orderVerifyingContract(deps.contracts, market.negRisk);
   let digestBytes: Uint8Array;
   let recovered: Address | null;
   if (deps.signatureCheck) {
+    // Batch-verified off thread: the digest was computed there (signingDigestOf), not again here.
     digestBytes = deps.signatureCheck.digest;
     recovered = deps.signatureCheck.recovered;
   } else {
+    const target = signingTarget(o, tokenId, market.negRisk, deps);
+    if ('problem' in target) return rejection('INVALID_ORDER_ERROR', `order is invalid. ${target.problem}`);
     digestBytes = target.digest;
     recovered = recoverAddress(digestBytes, o.signature);
   }
