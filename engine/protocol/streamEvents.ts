@@ -119,9 +119,11 @@ export interface OrderEvent {
   seq: number;
 }
 
-export interface TradeEvent {
-  event_type: 'trade';
-  type: 'TRADE';
+/**
+ * The fields a trade carries alike on REST (GET /data/trades) and on the user channel, taker-centric:
+ * `side`, `size`, `price`, `asset_id` and `outcome` are the taker order's.
+ */
+export interface TradeWireFields {
   id: string;
   taker_order_id: string;
   market: string;
@@ -130,6 +132,24 @@ export interface TradeEvent {
   size: string;
   price: string;
   outcome: string;
+  transaction_hash: string;
+}
+
+/** The maker's fill of a trade, as both REST and the user channel tell it (REST adds fee and outcome index). */
+export interface MakerFillWireFields {
+  order_id: string;
+  maker_address: string;
+  asset_id: string;
+  matched_amount: string;
+  /** On the maker's token. */
+  price: string;
+  outcome: string;
+  side: 'BUY' | 'SELL';
+}
+
+export interface TradeEvent extends TradeWireFields {
+  event_type: 'trade';
+  type: 'TRADE';
   status: 'MATCHED' | 'MINED' | 'CONFIRMED' | 'RETRYING' | 'FAILED';
   owner: string;
   trade_owner: string;
@@ -137,12 +157,14 @@ export interface TradeEvent {
   matchtime: string;
   last_update: string;
   timestamp: string;
-  transaction_hash: string;
-  maker_orders: Array<{ order_id: string; owner: string; maker_address: string; asset_id: string; matched_amount: string; price: string; outcome: string; side: 'BUY' | 'SELL' }>;
+  maker_orders: Array<MakerFillWireFields & { owner: string }>;
   seq: number;
 }
 
 export type UserEvent = OrderEvent | TradeEvent | StreamErrorEvent;
+
+/** An event as its channel builds it, before the connection's (or asset's) `seq` is stamped on. */
+export type Unsequenced<E> = E extends unknown ? Omit<E, 'seq'> : never;
 
 /** The compact JSON GET /book would answer for this state (its key order), with "hash":"" — what the hash covers. */
 export function bookHashText(s: Omit<BookEvent, 'event_type' | 'seq' | 'hash'>): string {

@@ -1,4 +1,5 @@
 import { formatUnits } from '../../protocol/amounts.js';
+import type { MakerFillWireFields, TradeWireFields } from '../../protocol/streamEvents.js';
 import type { TradeRow } from '../../store/tradeRepo.js';
 
 export interface MakerOrderRecord {
@@ -44,9 +45,11 @@ export interface TradeRecord {
   maker_orders: MakerOrderRecord[];
 }
 
-export function toTradeRecord(t: TradeRow, outcomes: readonly [string, string] | undefined, viewer: string | undefined): TradeRecord {
-  const label = (i: 0 | 1): string => outcomes?.[i] ?? String(i);
-  const seconds = String(Math.floor(t.matchTime / 1000));
+/** An outcome's label on the trade's market (its index as text when the market is unknown). */
+export type OutcomeLabel = (index: 0 | 1) => string;
+
+/** The trade fields REST and the user channel share, written once for both. */
+export function tradeWireFields(t: TradeRow, label: OutcomeLabel): TradeWireFields {
   return {
     id: t.id,
     taker_order_id: t.takerOrderId,
@@ -54,33 +57,41 @@ export function toTradeRecord(t: TradeRow, outcomes: readonly [string, string] |
     asset_id: t.takerAssetId,
     side: t.takerSide,
     size: formatUnits(t.size),
+    price: formatUnits(t.price),
+    outcome: label(t.takerOutcomeIndex),
+    transaction_hash: t.transactionHash,
+  };
+}
+
+/** The maker fill fields REST and the user channel share. */
+export function makerFillWireFields(t: TradeRow, label: OutcomeLabel): MakerFillWireFields {
+  return {
+    order_id: t.makerOrderId,
+    maker_address: t.makerAddress,
+    asset_id: t.makerAssetId,
+    matched_amount: formatUnits(t.size),
+    price: formatUnits(t.makerPrice),
+    outcome: label(t.makerOutcomeIndex),
+    side: t.makerSide,
+  };
+}
+
+export function toTradeRecord(t: TradeRow, outcomes: readonly [string, string] | undefined, viewer: string | undefined): TradeRecord {
+  const label: OutcomeLabel = (i) => outcomes?.[i] ?? String(i);
+  const seconds = String(Math.floor(t.matchTime / 1000));
+  return {
+    ...tradeWireFields(t, label),
     fee_rate_bps: t.takerFeeRateBps,
     fee: formatUnits(t.fee),
-    price: formatUnits(t.price),
     status: 'CONFIRMED',
     match_time: seconds,
     last_update: seconds,
-    outcome: label(t.takerOutcomeIndex),
     outcome_index: t.takerOutcomeIndex,
     bucket_index: 0,
     owner: t.takerOwner,
     maker_address: t.takerAddress,
-    transaction_hash: t.transactionHash,
     trader_side: viewer !== undefined && viewer === t.makerOwner && viewer !== t.takerOwner ? 'MAKER' : 'TAKER',
     type: t.kind,
-    maker_orders: [
-      {
-        order_id: t.makerOrderId,
-        owner: t.makerOwner,
-        maker_address: t.makerAddress,
-        matched_amount: formatUnits(t.size),
-        price: formatUnits(t.makerPrice),
-        fee_rate_bps: t.makerFeeRateBps,
-        asset_id: t.makerAssetId,
-        outcome: label(t.makerOutcomeIndex),
-        outcome_index: t.makerOutcomeIndex,
-        side: t.makerSide,
-      },
-    ],
+    maker_orders: [{ ...makerFillWireFields(t, label), owner: t.makerOwner, fee_rate_bps: t.makerFeeRateBps, outcome_index: t.makerOutcomeIndex }],
   };
 }

@@ -1,5 +1,6 @@
 import { formatUnits, ONE, parseUnits } from '../../protocol/amounts.js';
 import { levelsText, renderBookSnapshot, type BookLevelText } from '../../protocol/bookHash.js';
+import type { BookEvent, MarketEvent, MarketLifecycleEvent, Unsequenced } from '../../protocol/streamEvents.js';
 import { fromBookPrice, type Level } from '../../book/types.js';
 import type { TradeRow } from '../../store/tradeRepo.js';
 import type { EngineContext } from '../context.js';
@@ -126,7 +127,7 @@ export class MarketChannel {
   }
 
   /** The `book` event of an asset as last published (it carries the seq of the last change it includes). */
-  bookEvent(a: AssetState): object {
+  bookEvent(a: AssetState): BookEvent {
     return {
       event_type: 'book',
       asset_id: a.tokenId,
@@ -227,12 +228,12 @@ export class MarketChannel {
   }
 
   /** Sends a custom-feature event (new_market, market_resolved) to the custom subscribers of the market's assets. */
-  publishMarketEvent(conditionId: string, event: (a: AssetState) => object): void {
+  publishMarketEvent(conditionId: string, event: (a: AssetState) => Unsequenced<MarketLifecycleEvent>): void {
     for (const a of this.byMarket.get(conditionId) ?? []) this.emitCustom(a, { ...event(a), seq: a.seq });
   }
 
   /** Sends a custom event to every custom subscriber on any followed asset (new_market reaches them all). */
-  broadcastCustom(event: object): void {
+  broadcastCustom(event: MarketLifecycleEvent): void {
     const frame = Buffer.from(JSON.stringify(event));
     const seen = new Set<MarketSubscriber>();
     for (const a of this.assets.values()) {
@@ -304,7 +305,7 @@ export class MarketChannel {
     if (this.flushScheduled) this.flush();
   };
 
-  private emit(a: AssetState, event: Record<string, unknown>): void {
+  private emit(a: AssetState, event: Unsequenced<MarketEvent>): void {
     a.seq += 1;
     const text = JSON.stringify({ ...event, seq: a.seq });
     a.ring.push({ seq: a.seq, text });
@@ -314,7 +315,7 @@ export class MarketChannel {
   }
 
   /** Custom events repeat the seq of the change they follow: subscribers without them see no gap. */
-  private emitCustom(a: AssetState, event: object): void {
+  private emitCustom(a: AssetState, event: MarketEvent): void {
     this.queue(a, JSON.stringify(event), true);
   }
 

@@ -1,3 +1,5 @@
+import type { MarketEvent, UserEvent } from '../../protocol/streamEvents.js';
+
 /** What a stream connection needs from its socket (the HTTP layer adapts a `ws` socket to it). */
 export interface StreamTransport {
   /** Sends one text frame (pre-encoded UTF-8 so one event is encoded once for every subscriber). */
@@ -61,7 +63,7 @@ export abstract class StreamConnection {
     this.transport.send(frame);
   }
 
-  sendJson(event: object): void {
+  sendJson(event: MarketEvent | UserEvent): void {
     this.sendFrame(Buffer.from(JSON.stringify(event)));
   }
 

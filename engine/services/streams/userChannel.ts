@@ -1,8 +1,10 @@
 import { formatUnits } from '../../protocol/amounts.js';
+import type { OrderEvent, TradeEvent, Unsequenced } from '../../protocol/streamEvents.js';
 import type { OrderRow } from '../../store/orderRepo.js';
 import type { OrderWrite } from '../../store/orderWrites.js';
 import type { TradeRow } from '../../store/tradeRepo.js';
 import type { EngineContext } from '../context.js';
+import { makerFillWireFields, tradeWireFields } from '../orders/tradeRecord.js';
 import type { StreamConnection } from './streamTransport.js';
 
 /** A user-channel connection as the channel sees it: whose events, which markets, its own seq. */
@@ -114,20 +116,17 @@ export class UserChannel {
   private tradeEvent(t: TradeRow, status: 'MATCHED' | 'CONFIRMED', nowSec: string): void {
     const takerSubs = this.targets(t.takerOwner, t.conditionId);
     const makerSubs = this.targets(t.makerOwner, t.conditionId).filter((s) => !takerSubs.includes(s));
+    if (takerSubs.length === 0 && makerSubs.length === 0) return;
+    const label = (i: 0 | 1): string => this.outcomeName(t.conditionId, i);
+    const fields = tradeWireFields(t, label);
+    const makerFill = makerFillWireFields(t, label);
     const matchtime = String(Math.floor(t.matchTime / 1000));
     for (const [subs, role] of [[takerSubs, 'TAKER'], [makerSubs, 'MAKER']] as const) {
       for (const s of subs) {
         send(s, {
           event_type: 'trade',
           type: 'TRADE',
-          id: t.id,
-          taker_order_id: t.takerOrderId,
-          market: t.conditionId,
-          asset_id: t.takerAssetId,
-          side: t.takerSide,
-          size: formatUnits(t.size),
-          price: formatUnits(t.price),
-          outcome: this.outcomeName(t.conditionId, t.takerOutcomeIndex),
+          ...fields,
           status,
           owner: s.apiKey,
           trade_owner: s.apiKey,
@@ -135,19 +134,7 @@ export class UserChannel {
           matchtime,
           last_update: nowSec,
           timestamp: nowSec,
-          transaction_hash: t.transactionHash,
-          maker_orders: [
-            {
-              order_id: t.makerOrderId,
-              owner: role === 'MAKER' ? s.apiKey : '',
-              maker_address: t.makerAddress,
-              asset_id: t.makerAssetId,
-              matched_amount: formatUnits(t.size),
-              price: formatUnits(t.makerPrice),
-              outcome: this.outcomeName(t.conditionId, t.makerOutcomeIndex),
-              side: t.makerSide,
-            },
-          ],
+          maker_orders: [{ ...makerFill, owner: role === 'MAKER' ? s.apiKey : '' }],
         });
       }
     }
@@ -172,7 +159,7 @@ function factsOf(row: OrderRow): OrderFacts {
   return { id, owner, conditionId, tokenId, side, outcomeIndex, price: formatUnits(row.price), originalSize: formatUnits(row.originalSize), sizeMatched: formatUnits(row.sizeMatched) };
 }
 
-function send(s: UserSubscriber, event: Record<string, unknown>): void {
+function send(s: UserSubscriber, event: Unsequenced<OrderEvent | TradeEvent>): void {
   s.seq += 1;
   s.sendJson({ ...event, seq: s.seq });
 }
