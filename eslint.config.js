@@ -44,6 +44,20 @@ export default tseslint.config(
   ]),
   // The renderer's unit tests run under node's test runner: they may use node:* (still not the engine's inner layers).
   layer(['renderer/**/*.test.ts'], up(['book', 'store', 'chain', 'services', 'http'], 'the renderer imports only engine/protocol and engine/client.')),
+  // Test kits live in engine/testkit/ (files named <area>Kit.ts) and serve tests only: no production
+  // module imports one. A separate rule from the layer patterns above, so it adds to them, not replaces.
+  {
+    files: ['engine/**/*.ts', 'electron/**/*.ts', 'renderer/**/*.ts', 'renderer/**/*.tsx', 'bench/**/*.ts', 'scripts/**/*.ts'],
+    ignores: ['**/*.test.ts', 'engine/testkit/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ImportDeclaration[source.value=/(^|\\/)testkit\\//]', message: 'engine/testkit/ holds test kits: only *.test.ts files (and other kits) import them.' },
+        { selector: 'ExportAllDeclaration[source.value=/(^|\\/)testkit\\//]', message: 'engine/testkit/ holds test kits: production code does not re-export them.' },
+        { selector: 'ExportNamedDeclaration[source.value=/(^|\\/)testkit\\//]', message: 'engine/testkit/ holds test kits: production code does not re-export them.' },
+      ],
+    },
+  },
   layer(['electron/**/*.ts'], [
     { group: ['**/engine/**', '!**/engine/index.js'], message: 'electron imports the engine only through engine/index.ts.' },
   ]),

@@ -8,8 +8,8 @@ import { MarketStream, type MarketStreamOptions } from '../client/marketStream.j
 import type { WebSocketConstructor } from '../client/streamSocket.js';
 import { UserStream } from '../client/userStream.js';
 import type { MarketEvent, UserEvent } from '../protocol/streamEvents.js';
-import { accounts, units } from '../services/orders/orderTestKit.js';
-import { StreamTestEngine, type HeaderBuilders } from './streamTestKit.js';
+import { accounts, units } from '../testkit/orderKit.js';
+import { StreamTestEngine, type HeaderBuilders } from '../testkit/streamKit.js';
 
 const [alice, bob] = accounts as [PrivateKeyAccount, PrivateKeyAccount];
 const HEADERS: HeaderBuilders = { l1: async (a, c, n, ts) => ({ ...(await createL1Headers(a, c, n, ts)) }), l2: (cr, addr, req) => ({ ...createL2Headers(cr, addr as `0x${string}`, req) }) };

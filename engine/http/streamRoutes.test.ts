@@ -3,11 +3,11 @@ import { after, before, describe, it } from 'node:test';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { bookHashOf } from '../protocol/bookHash.js';
 import { createSeededRandom } from '../book/seededRandom.js';
-import { accounts, units } from '../services/orders/orderTestKit.js';
+import { accounts, units } from '../testkit/orderKit.js';
 import { createL1Headers } from '../client/createL1Headers.js';
 import { createL2Headers } from '../client/createL2Headers.js';
 import { FLUSH_INTERVAL_MS } from '../services/streams/streamTransport.js';
-import { StreamTestEngine, type HeaderBuilders, type TestSocket } from './streamTestKit.js';
+import { StreamTestEngine, type HeaderBuilders, type TestSocket } from '../testkit/streamKit.js';
 
 const HEADERS: HeaderBuilders = { l1: async (a, c, n, ts) => ({ ...(await createL1Headers(a, c, n, ts)) }), l2: (cr, addr, req) => ({ ...createL2Headers(cr, addr as `0x${string}`, req) }) };
 

@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import { BalanceRepo, COLLATERAL } from './balanceRepo.js';
 import { openDatabase } from './database.js';
 import { OrderRepo } from './orderRepo.js';
-import { SAMPLE_BIG, sampleOrderRow } from './orderRowFixture.js';
+import { SAMPLE_BIG, sampleOrderRow } from '../testkit/orderRowKit.js';
 import { TradeRepo, type TradeRow } from './tradeRepo.js';
 import { WriteBatcher } from './writeBatcher.js';
 

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { COLLATERAL } from './balanceRepo.js';
 import { openDatabase, type Db } from './database.js';
 import { OrderRepo } from './orderRepo.js';
-import { sampleOrderRow } from './orderRowFixture.js';
+import { sampleOrderRow } from '../testkit/orderRowKit.js';
 import { OrderWriter } from './orderWriter.js';
 import type { OrderWrite } from './orderWrites.js';
 import { WriteBatcher } from './writeBatcher.js';

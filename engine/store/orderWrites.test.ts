@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { COLLATERAL } from './balanceRepo.js';
-import { sampleOrderRow, SAMPLE_BIG } from './orderRowFixture.js';
+import { sampleOrderRow, SAMPLE_BIG } from '../testkit/orderRowKit.js';
 import { decodeOrderWrites, encodeOrderWrites, type OrderWrite } from './orderWrites.js';
 import type { TradeRow } from './tradeRepo.js';
 

@@ -5,7 +5,7 @@ import { after, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { buildL2Signature } from '../../protocol/hmac.js';
-import { authTestContext } from '../../services/auth/authTestContext.js';
+import { authTestContext } from '../../testkit/authKit.js';
 import { buildApp } from '../app.js';
 
 const T0 = 1_718_000_000;

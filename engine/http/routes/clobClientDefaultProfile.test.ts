@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { Wallet } from '@ethersproject/wallet';
 import { ClobClient } from '@polymarket/clob-client';
 import type { Engine } from '../../engine.js';
-import { startListeningEngine } from './clobClientTestKit.js';
+import { startListeningEngine } from '../../testkit/clobClientKit.js';
 
 describe('the stock clob-client against the default profile (the user forgot --profile polymarket)', () => {
   let engine: Engine;

@@ -7,8 +7,8 @@ import type { Address } from 'viem';
 import { POLYGON_WALLET_CONTRACTS } from '../../protocol/contractAddresses.js';
 import type { Engine } from '../../engine.js';
 import type { Market } from '../../services/markets/marketService.js';
-import { units } from '../../services/orders/orderTestKit.js';
-import { UUID, ORDER_HASH, nextSecond, startListeningEngine } from './clobClientTestKit.js';
+import { units } from '../../testkit/orderKit.js';
+import { UUID, ORDER_HASH, nextSecond, startListeningEngine } from '../../testkit/clobClientKit.js';
 
 describe('the stock @polymarket/clob-client (V1), unmodified, against the polymarket profile', () => {
   let engine: Engine;

@@ -7,8 +7,8 @@ import type { Engine } from '../../engine.js';
 import { POLYGON_EXCHANGE_V2_ADDRESS } from '../../protocol/contractAddresses.js';
 import { orderV2Digest } from '../../services/crypto/orderDigestV2.js';
 import type { Market } from '../../services/markets/marketService.js';
-import { ORDER_V2_TYPES } from '../../services/orders/orderTestKit.js';
-import { UUID, ORDER_HASH, nextSecond, startListeningEngine } from './clobClientTestKit.js';
+import { ORDER_V2_TYPES } from '../../testkit/orderKit.js';
+import { UUID, ORDER_HASH, nextSecond, startListeningEngine } from '../../testkit/clobClientKit.js';
 
 describe('the stock @polymarket/clob-client-v2, unmodified, against the polymarket profile', () => {
   let engine: Engine;

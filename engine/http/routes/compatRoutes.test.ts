@@ -8,8 +8,8 @@ import { createL2Headers } from '../../client/createL2Headers.js';
 import { ManualClock } from '../../services/clock.js';
 import type { EngineContext } from '../../services/context.js';
 import type { Market } from '../../services/markets/marketService.js';
-import { accounts, signedBody, units } from '../../services/orders/orderTestKit.js';
-import { startTestEngine } from './startTestEngine.js';
+import { accounts, signedBody, units } from '../../testkit/orderKit.js';
+import { startTestEngine } from '../../testkit/engineKit.js';
 
 const [alice, bob, carol] = accounts as [PrivateKeyAccount, PrivateKeyAccount, PrivateKeyAccount];
 const UNKNOWN_ULID = '01ARZ3NDEKTSV4RRFFQ69G5FAV';

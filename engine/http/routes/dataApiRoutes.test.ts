@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { createDataFixture, type DataFixture } from '../../services/data/dataFixture.js';
+import { createDataFixture, type DataFixture } from '../../testkit/dataKit.js';
 import type { Market } from '../../services/markets/marketService.js';
 import { buildApp } from '../app.js';
 

@@ -7,7 +7,7 @@ import type { EngineContext } from '../../services/context.js';
 import { MarketDataService } from '../../services/markets/marketDataService.js';
 import type { Market } from '../../services/markets/marketService.js';
 import { seedDemoMarkets } from '../../services/markets/seedDemoMarkets.js';
-import { startTestEngine } from './startTestEngine.js';
+import { startTestEngine } from '../../testkit/engineKit.js';
 
 const T = 1_800_000_000_123;
 

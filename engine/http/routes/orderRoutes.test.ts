@@ -10,7 +10,7 @@ import { createL2Headers } from '../../client/createL2Headers.js';
 import { ManualClock } from '../../services/clock.js';
 import type { Market } from '../../services/markets/marketService.js';
 import { LOCAL_EXCHANGE_ADDRESS, POLYGON_EXCHANGE_V2_ADDRESS } from '../../protocol/contractAddresses.js';
-import { accounts, signedBody, signedBodyV2, units } from '../../services/orders/orderTestKit.js';
+import { accounts, signedBody, signedBodyV2, units } from '../../testkit/orderKit.js';
 import { Wire } from '../wireClient.js';
 
 const [alice, bob] = accounts as [PrivateKeyAccount, PrivateKeyAccount];

@@ -8,9 +8,9 @@ import { ManualClock } from '../../services/clock.js';
 import type { EngineContext } from '../../services/context.js';
 import type { Market } from '../../services/markets/marketService.js';
 import type { PaperSession } from '../../services/paper/paperService.js';
-import { accounts, signedBody, units } from '../../services/orders/orderTestKit.js';
+import { accounts, signedBody, units } from '../../testkit/orderKit.js';
 import { COLLATERAL } from '../../store/balanceRepo.js';
-import { startTestEngine } from './startTestEngine.js';
+import { startTestEngine } from '../../testkit/engineKit.js';
 
 const [alice, bob] = accounts as [PrivateKeyAccount, PrivateKeyAccount];
 

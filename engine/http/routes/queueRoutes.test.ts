@@ -9,7 +9,7 @@ import { createL1Headers } from '../../client/createL1Headers.js';
 import { createL2Headers } from '../../client/createL2Headers.js';
 import { ManualClock } from '../../services/clock.js';
 import type { Market } from '../../services/markets/marketService.js';
-import { accounts, signedBody, units } from '../../services/orders/orderTestKit.js';
+import { accounts, signedBody, units } from '../../testkit/orderKit.js';
 
 const [alice, bob, carol] = accounts as [PrivateKeyAccount, PrivateKeyAccount, PrivateKeyAccount];
 

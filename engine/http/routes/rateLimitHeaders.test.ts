@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { ManualClock } from '../../services/clock.js';
-import { startTestEngine } from './startTestEngine.js';
+import { startTestEngine } from '../../testkit/engineKit.js';
 
 // The terminal's status bar shows "rate limit: used/limit" from these headers, so every limited answer,
 // errors included, must carry them and they must count this client's use.

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { ManualClock } from '../../services/clock.js';
 import type { EngineContext } from '../../services/context.js';
-import { startTestEngine } from './startTestEngine.js';
+import { startTestEngine } from '../../testkit/engineKit.js';
 
 describe('simulation and scenario routes', () => {
   let ctx: EngineContext;

@@ -8,7 +8,7 @@ import { isApiError } from '../../protocol/errors.js';
 import { buildL2Signature } from '../../protocol/hmac.js';
 import type { EngineConfig } from '../../config.js';
 import type { ApiCredentials } from './authService.js';
-import { authTestContext, type AuthTestContext } from './authTestContext.js';
+import { authTestContext, type AuthTestContext } from '../../testkit/authKit.js';
 
 const dirs: string[] = [];
 after(() => {

@@ -5,7 +5,7 @@ import { after, test } from 'node:test';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createL1Headers } from '../../client/createL1Headers.js';
 import { isApiError } from '../../protocol/errors.js';
-import { authTestContext } from './authTestContext.js';
+import { authTestContext } from '../../testkit/authKit.js';
 import { BuilderAuth, hasBuilderHeaders } from './builderAuth.js';
 
 const T0 = 1_718_000_000;

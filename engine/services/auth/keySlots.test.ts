@@ -4,7 +4,7 @@ import { after, test } from 'node:test';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { createL1Headers } from '../../client/createL1Headers.js';
 import { ApiError } from '../../protocol/errors.js';
-import { authTestContext, type AuthTestContext } from './authTestContext.js';
+import { authTestContext, type AuthTestContext } from '../../testkit/authKit.js';
 
 const T0 = 1_718_000_000;
 const made: AuthTestContext[] = [];

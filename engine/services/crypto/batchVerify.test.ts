@@ -5,7 +5,7 @@ import secp256k1 from 'secp256k1';
 import { cryptoNative } from './cryptoNative.js';
 import { orderDigest } from './orderDigest.js';
 import { parseSignature } from './recoverSigner.js';
-import { VECTOR_6_3_DOMAIN, VECTOR_6_3_ORDER, VECTOR_6_3_SIGNATURE } from './tradingVectorsFixture.js';
+import { VECTOR_6_3_DOMAIN, VECTOR_6_3_ORDER, VECTOR_6_3_SIGNATURE } from '../../testkit/tradingVectorsKit.js';
 
 /** The addon the signature worker batch-verifies with (native/batchVerify.c, built by `npm install`). */
 assert.ok(cryptoNative, 'the cryptoNative addon is not built: run `npm run build:native`');

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { getAddress, hashStruct, hashTypedData, keccak256 as viemKeccak, toHex } from 'viem';
 import { ORDER_TYPE_STRING, ORDER_TYPEHASH, ORDER_TYPES, orderDomain, orderTypedMessage, type Address, type OrderStruct } from '../../protocol/eip712.js';
 import { bytesToHex, hexToBytes, OrderEncodingError, orderDigest, orderDigestHex, orderStructHash } from './orderDigest.js';
-import { VECTOR_6_3_DIGEST, VECTOR_6_3_DOMAIN, VECTOR_6_3_ORDER } from './tradingVectorsFixture.js';
+import { VECTOR_6_3_DIGEST, VECTOR_6_3_DOMAIN, VECTOR_6_3_ORDER } from '../../testkit/tradingVectorsKit.js';
 
 const ZERO = '0x0000000000000000000000000000000000000000';
 

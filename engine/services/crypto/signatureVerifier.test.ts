@@ -4,7 +4,7 @@ import { hashTypedData, keccak256, toBytes } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { ORDER_TYPES, orderDomain, orderTypedMessage, type Address, type OrderStruct } from '../../protocol/eip712.js';
 import { SignatureVerifier, verifyOrderSignature } from './signatureVerifier.js';
-import { VECTOR_6_3_DOMAIN, VECTOR_6_3_ORDER, VECTOR_6_3_SIGNATURE } from './tradingVectorsFixture.js';
+import { VECTOR_6_3_DOMAIN, VECTOR_6_3_ORDER, VECTOR_6_3_SIGNATURE } from '../../testkit/tradingVectorsKit.js';
 
 const VECTOR = { ...VECTOR_6_3_ORDER, signature: VECTOR_6_3_SIGNATURE };
 const DOMAIN = VECTOR_6_3_DOMAIN;

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { createEngine, type Engine } from '../../engine.js';
 import { ManualClock } from '../clock.js';
 import type { Market } from '../markets/marketService.js';
-import { accounts, identityOf, signedBody, units } from '../orders/orderTestKit.js';
+import { accounts, identityOf, signedBody, units } from '../../testkit/orderKit.js';
 
 const [alice, bob, carol] = accounts as [(typeof accounts)[0], (typeof accounts)[0], (typeof accounts)[0]];
 const addr = (a: (typeof accounts)[0]) => a.address.toLowerCase();

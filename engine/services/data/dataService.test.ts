@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ApiError } from '../../protocol/errors.js';
 import type { Market } from '../markets/marketService.js';
-import { createDataFixture, type DataFixture } from './dataFixture.js';
+import { createDataFixture, type DataFixture } from '../../testkit/dataKit.js';
 
 const A = '0x' + 'a1'.repeat(20);
 const B = '0x' + 'b2'.repeat(20);

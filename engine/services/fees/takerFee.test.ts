@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { COLLATERAL } from '../../store/balanceRepo.js';
-import { accounts, identityOf, makeHarness, makeMarket, signedBody, units, type Harness, type TestMarket } from '../orders/orderTestKit.js';
+import { accounts, identityOf, makeHarness, makeMarket, signedBody, units, type Harness, type TestMarket } from '../../testkit/orderKit.js';
 import { FEE_COLLECTOR, takerFee, takerFeeBound } from './takerFee.js';
 
 const [alice, bob, carol, dave] = accounts as [(typeof accounts)[0], (typeof accounts)[0], (typeof accounts)[0], (typeof accounts)[0]];

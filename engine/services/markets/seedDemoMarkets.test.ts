@@ -9,7 +9,7 @@ import { ORDER_TYPES, orderDomain, orderTypedMessage, orderVerifyingContract, ty
 import { MarketRepo } from '../../store/marketRepo.js';
 import { ManualClock } from '../clock.js';
 import { MarketDataService } from './marketDataService.js';
-import { createMarketTestContext } from './marketTestContext.js';
+import { createMarketTestContext } from '../../testkit/marketKit.js';
 import { DEMO_MAKER_KEY, DEMO_SEEDED_KEY, seedDemoMarkets } from './seedDemoMarkets.js';
 
 test('a fresh data directory gets four demo markets with two-sided books, once', async () => {

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { ApiError } from '../../protocol/errors.js';
 import { COLLATERAL } from '../../store/balanceRepo.js';
 import { END_CURSOR, FIRST_CURSOR } from './pageCursor.js';
-import { accounts, identityOf, makeHarness, makeMarket, signedBody, units, type Harness, type TestMarket } from './orderTestKit.js';
+import { accounts, identityOf, makeHarness, makeMarket, signedBody, units, type Harness, type TestMarket } from '../../testkit/orderKit.js';
 
 const [alice, bob, carol] = accounts as [(typeof accounts)[0], (typeof accounts)[0], (typeof accounts)[0]];
 const A = identityOf(alice);

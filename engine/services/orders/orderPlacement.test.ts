@@ -4,7 +4,7 @@ import { LOCAL_NEG_RISK_EXCHANGE_ADDRESS } from '../../protocol/contractAddresse
 import { ApiError } from '../../protocol/errors.js';
 import { deriveSafeAddress } from '../../protocol/walletAddresses.js';
 import { COLLATERAL } from '../../store/balanceRepo.js';
-import { accounts, identityOf, makeHarness, makeMarket, signedBody, T0, units, type Harness, type TestMarket } from './orderTestKit.js';
+import { accounts, identityOf, makeHarness, makeMarket, signedBody, T0, units, type Harness, type TestMarket } from '../../testkit/orderKit.js';
 
 const [alice, bob, carol] = accounts as [(typeof accounts)[0], (typeof accounts)[0], (typeof accounts)[0]];
 const A = identityOf(alice);

@@ -4,7 +4,7 @@ import { exchangeAddresses, POLYGON_NEG_RISK_EXCHANGE_ADDRESS } from '../../prot
 import { privateKeyToAccount } from 'viem/accounts';
 import type { PostOrderBody, SignedOrderV2 } from '../../protocol/eip712.js';
 import { orderV2Digest } from '../crypto/orderDigestV2.js';
-import { ORDER_V2_TYPES } from './orderTestKit.js';
+import { ORDER_V2_TYPES } from '../../testkit/orderKit.js';
 import type { TradableMarket } from './liveOrder.js';
 import { bytesToHex } from '../crypto/orderDigest.js';
 import { isRejection, signingDigestOf, validateOrder, type ValidationDeps } from './validateOrder.js';

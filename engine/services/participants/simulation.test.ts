@@ -9,7 +9,7 @@ import { ManualClock } from '../clock.js';
 import { FEE_COLLECTOR } from '../fees/takerFee.js';
 import { MAX_SIM_ORDERS_PER_SECOND } from './simulationService.js';
 import { createSeededRandom } from '../../book/seededRandom.js';
-import { accounts, identityOf, signedBody, units } from '../orders/orderTestKit.js';
+import { accounts, identityOf, signedBody, units } from '../../testkit/orderKit.js';
 
 /** Long simulated runs on the demo markets (fast mode): what must always hold. */
 describe('simulated participants on the demo markets', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 // Payloads are signed exactly as callers sign them, with the client's builders (test-only upward import).
 import { buildSafeCreateSubmit, buildWalletProxyBody, buildWalletSafeBody } from '../../client/relayerSigners.js';
-import { rejectsWith, startRelayerHarness, waitForState, type RelayerHarness } from './relayerTestHarness.js';
+import { rejectsWith, startRelayerHarness, waitForState, type RelayerHarness } from '../../testkit/relayerKit.js';
 
 async function safeCreateBody(h: RelayerHarness, u: ReturnType<RelayerHarness['user']>) {
   return buildSafeCreateSubmit(u.account, { chainId: h.ctx.chain.chainId, safeFactory: h.ctx.chain.deployment.safeFactory, safe: h.relayer.chain.walletOf(u.auth, 'SAFE') });

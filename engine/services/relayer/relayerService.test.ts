@@ -6,7 +6,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { buildProxySubmit, buildSafeCreateSubmit, buildSafeSubmit, buildWalletProxyBody, buildWalletSafeBody } from '../../client/relayerSigners.js';
 import { isApiError } from '../../protocol/errors.js';
 import { ZERO_HASH } from '../../protocol/relayerSigning.js';
-import { rejectsWith, startRelayerHarness, waitForState, type RelayerHarness } from './relayerTestHarness.js';
+import { rejectsWith, startRelayerHarness, waitForState, type RelayerHarness } from '../../testkit/relayerKit.js';
 
 let h: RelayerHarness;
 before(async () => {

@@ -7,22 +7,22 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createOrderBook } from '../../book/orderBook.js';
-import { PRICE_ONE, type MarketBook } from '../../book/types.js';
-import type { ChainHandle } from '../../chain/chainHandle.js';
-import { resolveConfig } from '../../config.js';
-import { BalanceRepo, COLLATERAL, type LedgerEntry } from '../../store/balanceRepo.js';
-import { openDatabase, type Db } from '../../store/database.js';
-import type { Secrets } from '../../store/secrets.js';
-import { TradeRepo } from '../../store/tradeRepo.js';
-import { WriteBatcher } from '../../store/writeBatcher.js';
-import { ManualClock } from '../clock.js';
-import type { EngineContext } from '../context.js';
-import { MarketService, type Market } from '../markets/marketService.js';
-import { RateLimiter } from '../ratelimit/rateLimiter.js';
-import type { OrderService } from '../orders/orderService.js';
-import { settleFill } from '../orders/settleFill.js';
-import { DataService } from './dataService.js';
+import { createOrderBook } from '../book/orderBook.js';
+import { PRICE_ONE, type MarketBook } from '../book/types.js';
+import type { ChainHandle } from '../chain/chainHandle.js';
+import { resolveConfig } from '../config.js';
+import { BalanceRepo, COLLATERAL, type LedgerEntry } from '../store/balanceRepo.js';
+import { openDatabase, type Db } from '../store/database.js';
+import type { Secrets } from '../store/secrets.js';
+import { TradeRepo } from '../store/tradeRepo.js';
+import { WriteBatcher } from '../store/writeBatcher.js';
+import { ManualClock } from '../services/clock.js';
+import type { EngineContext } from '../services/context.js';
+import { MarketService, type Market } from '../services/markets/marketService.js';
+import { RateLimiter } from '../services/ratelimit/rateLimiter.js';
+import type { OrderService } from '../services/orders/orderService.js';
+import { settleFill } from '../services/orders/settleFill.js';
+import { DataService } from '../services/data/dataService.js';
 
 export interface Party {
   address: string;

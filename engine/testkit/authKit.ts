@@ -1,13 +1,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveConfig, type EngineConfig } from '../../config.js';
-import { openDatabase, type Db } from '../../store/database.js';
-import { loadOrCreateSecrets } from '../../store/secrets.js';
-import { WriteBatcher } from '../../store/writeBatcher.js';
-import { ManualClock } from '../clock.js';
-import type { EngineContext } from '../context.js';
-import { AuthService } from './authService.js';
+import { resolveConfig, type EngineConfig } from '../config.js';
+import { openDatabase, type Db } from '../store/database.js';
+import { loadOrCreateSecrets } from '../store/secrets.js';
+import { WriteBatcher } from '../store/writeBatcher.js';
+import { ManualClock } from '../services/clock.js';
+import type { EngineContext } from '../services/context.js';
+import { AuthService } from '../services/auth/authService.js';
 
 export interface AuthTestContext {
   ctx: EngineContext;

@@ -8,17 +8,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import type { Address } from 'viem';
-import { startChain } from '../../chain/startChain.js';
-import { resolveConfig, type ChainMode } from '../../config.js';
-import { isApiError } from '../../protocol/errors.js';
-import type { TransactionRecord } from '../../protocol/schemas/relayer.js';
-import { openDatabase, type Db } from '../../store/database.js';
-import { loadOrCreateSecrets } from '../../store/secrets.js';
-import { WriteBatcher } from '../../store/writeBatcher.js';
-import { systemClock } from '../clock.js';
-import type { EngineContext } from '../context.js';
-import { RelayerService } from './relayerService.js';
-import type { RelayerSettings } from './relayerSettings.js';
+import { startChain } from '../chain/startChain.js';
+import { resolveConfig, type ChainMode } from '../config.js';
+import { isApiError } from '../protocol/errors.js';
+import type { TransactionRecord } from '../protocol/schemas/relayer.js';
+import { openDatabase, type Db } from '../store/database.js';
+import { loadOrCreateSecrets } from '../store/secrets.js';
+import { WriteBatcher } from '../store/writeBatcher.js';
+import { systemClock } from '../services/clock.js';
+import type { EngineContext } from '../services/context.js';
+import { RelayerService } from '../services/relayer/relayerService.js';
+import type { RelayerSettings } from '../services/relayer/relayerSettings.js';
 
 export interface RelayerHarness {
   ctx: EngineContext;

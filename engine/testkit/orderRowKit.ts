@@ -1,4 +1,4 @@
-import type { OrderRow } from './orderRepo.js';
+import type { OrderRow } from '../store/orderRepo.js';
 
 /** 2^53 − 1: must come back exact, never as a float. */
 export const SAMPLE_BIG = 9_007_199_254_740_991n;

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EngineConfig } from '../../config.js';
-import { createEngine, type Engine } from '../../engine.js';
+import type { EngineConfig } from '../config.js';
+import { createEngine, type Engine } from '../engine.js';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 export const ORDER_HASH = /^0x[0-9a-f]{64}$/;

@@ -1,14 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveConfig, type EngineConfig } from '../../config.js';
-import { openDatabase } from '../../store/database.js';
-import { WriteBatcher } from '../../store/writeBatcher.js';
-import type { Clock } from '../clock.js';
-import type { EngineContext } from '../context.js';
-import { OrderService } from '../orders/orderService.js';
-import { RateLimiter } from '../ratelimit/rateLimiter.js';
-import { MarketService } from './marketService.js';
+import { resolveConfig, type EngineConfig } from '../config.js';
+import { openDatabase } from '../store/database.js';
+import { WriteBatcher } from '../store/writeBatcher.js';
+import type { Clock } from '../services/clock.js';
+import type { EngineContext } from '../services/context.js';
+import { OrderService } from '../services/orders/orderService.js';
+import { RateLimiter } from '../services/ratelimit/rateLimiter.js';
+import { MarketService } from '../services/markets/marketService.js';
 
 /**
  * A real engine context without a chain, auth, relayer or data service, for tests of the market

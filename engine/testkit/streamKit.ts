@@ -7,7 +7,7 @@ import WebSocket from 'ws';
 import { createEngine, type Engine } from '../engine.js';
 import { ManualClock } from '../services/clock.js';
 import type { Market } from '../services/markets/marketService.js';
-import { signedBody, units, type OrderSpec } from '../services/orders/orderTestKit.js';
+import { signedBody, units, type OrderSpec } from './orderKit.js';
 import type { PlacementResult } from '../services/orders/orderService.js';
 
 export interface Creds {

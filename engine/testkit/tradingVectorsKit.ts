@@ -1,4 +1,4 @@
-import type { Address, OrderStruct } from '../../protocol/eip712.js';
+import type { Address, OrderStruct } from '../protocol/eip712.js';
 
 /**
  * The full-request known-answer vector of trading-api.md §6.3 (BUY 10 @ 0.52, chain 137, the public

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { EngineConfig } from '../../config.js';
-import { createEngine } from '../../engine.js';
-import type { Clock } from '../../services/clock.js';
-import type { EngineContext } from '../../services/context.js';
+import type { EngineConfig } from '../config.js';
+import { createEngine } from '../engine.js';
+import type { Clock } from '../services/clock.js';
+import type { EngineContext } from '../services/context.js';
 
 /** A whole engine without a chain or demo data in a temp data directory, for route tests with inject. */
 export async function startTestEngine(clock: Clock, config: Partial<EngineConfig> = {}): Promise<{ ctx: EngineContext; app: FastifyInstance; close(): Promise<void> }> {
