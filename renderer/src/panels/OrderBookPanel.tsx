@@ -55,7 +55,6 @@ export function OrderBookPanel() {
       id={`book-level-${side}-${r.price}`}
       data-key={`${side}:${r.price}`}
       className={`lvl ${side}${active === `${side}:${r.price}` ? ' active' : ''}`}
-      aria-selected={active === `${side}:${r.price}`}
       data-testid={`book-${side}-row`}
       data-price={r.price}
       data-size={r.size}
@@ -120,13 +119,13 @@ export function OrderBookPanel() {
         // A press on the box itself is on its scrollbar (a row press prices the ticket and scrolls nothing).
         onPointerDown={(e) => (e.target === e.currentTarget ? markIntent() : undefined)}
         tabIndex={0}
-        role="grid"
+        role="group"
         aria-label="Order book ladder: ↑ and ↓ pick a level, Enter prices the ticket from it, Shift+Enter also takes its size"
         aria-activedescendant={activeIndex >= 0 ? `book-level-${rows[activeIndex]!.side}-${rows[activeIndex]!.r.price}` : undefined}
         onKeyDown={onKey}
       >
         {ladder ? (
-          <table className="ladder" role="presentation">
+          <table className="ladder">
             <thead>
               <tr>
                 <th>Price</th>
