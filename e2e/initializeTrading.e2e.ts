@@ -2,7 +2,7 @@
 // approves the exchanges from it; each step shows its relayer transaction's states as a timeline.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, onboardTrader, startJourney, type Journey } from './journeyHarness.js';
+import { eventually, onboardTrader, showSideTab, startJourney, type Journey } from './journeyHarness.js';
 
 let j: Journey;
 before(async () => {
@@ -16,6 +16,7 @@ test('the wizard deploys the Safe and approves trading, with a per-step timeline
   const { page } = await j.newTrader();
   await page.getByTestId('onboarding-skip').click();
   await onboardTrader(page);
+  await showSideTab(page, 'safe');
   await page.getByTestId('init-trading-open').click();
   const wizard = page.getByTestId('init-trading');
   const deploy = page.getByTestId('init-step-deploy');

@@ -96,6 +96,11 @@ export async function onboardTrader(page: Page): Promise<string> {
   return address;
 }
 
+/** Shows one of the side column's tabs below the ticket: the wallet (default), keys at rest, or the Safe wizard. */
+export async function showSideTab(page: Page, tab: 'wallet' | 'keys' | 'safe'): Promise<void> {
+  await page.getByTestId(`side-tab-${tab}`).click();
+}
+
 /** Selects a market by its question through the search box, and an outcome. */
 export async function selectMarket(page: Page, question: string, outcomeIndex = 0): Promise<void> {
   await page.getByTestId('market-search').fill(question);

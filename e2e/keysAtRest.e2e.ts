@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { eventually, onboardTrader, startJourney, type Journey } from './journeyHarness.js';
+import { eventually, onboardTrader, showSideTab, startJourney, type Journey } from './journeyHarness.js';
 
 let j: Journey;
 before(async () => {
@@ -33,6 +33,7 @@ test('localStorage never holds a private key, API secret or API passphrase in pl
   assert.match(privateKey, /^0x[0-9a-f]{64}$/);
 
   // A second API key through the keys panel: its secret is shown once; copy it to learn all three parts.
+  await showSideTab(page, 'keys');
   const panel = page.getByTestId('keys-panel');
   await panel.getByTestId('keys-api-create').click();
   await panel.getByTestId('keys-secret-copy').click();
@@ -71,7 +72,8 @@ test('localStorage never holds a private key, API secret or API passphrase in pl
   // Reload: the wallet and its keys are opened again and the API key still authenticates (balance shown).
   await page.reload();
   await eventually('the wallet restored', async () => (await page.getByTestId('wallet-address').getAttribute('data-address')) === address);
-  await page.getByTestId('wallet-balance').locator('b').waitFor();
+  // The balance sits in the Wallet tab while Keys at rest is the one shown: loaded is what counts.
+  await page.getByTestId('wallet-balance').locator('b').waitFor({ state: 'attached' });
   assert.equal(await panel.locator(`[data-testid="keys-api-row"][data-key="${creds.key}"]`).count(), 1);
   assertNoPlaintext(await everythingStored(page), secrets, 'after a reload');
   await j.screenshot(page, 'issue14-keys-at-rest');
@@ -90,7 +92,7 @@ test('localStorage never holds a private key, API secret or API passphrase in pl
   await panel.getByTestId('keys-unlock').click();
   await panel.getByTestId('keys-message').getByText('Unlocked 1 wallet(s).').waitFor();
   await eventually('the wallet back', async () => (await page.getByTestId('wallet-address').getAttribute('data-address')) === address);
-  await page.getByTestId('wallet-balance').locator('b').waitFor();
+  await page.getByTestId('wallet-balance').locator('b').waitFor({ state: 'attached' });
   assert.equal(await panel.locator(`[data-testid="keys-api-row"][data-key="${creds.key}"]`).count(), 1, 'its API credentials came back with it');
   await page.waitForTimeout(300);
   assertNoPlaintext(await everythingStored(page), secrets, 'after unlocking');

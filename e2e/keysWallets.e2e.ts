@@ -3,7 +3,7 @@
 // the browser's storage holds no private key, a wrong passphrase is refused, the right one restores them.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startJourney, type Journey } from './journeyHarness.js';
+import { showSideTab, startJourney, type Journey } from './journeyHarness.js';
 
 let j: Journey;
 before(async () => {
@@ -22,6 +22,7 @@ test('import by mnemonic and private key, switch wallets, lock and unlock the ke
   const { context, page } = await j.newTrader();
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.getByTestId('onboarding-skip').click();
+  await showSideTab(page, 'keys');
   const panel = page.getByTestId('keys-panel');
   await panel.getByTestId('keys-import').locator('summary').click();
 

@@ -11,9 +11,6 @@ import { MarketsPanel, isTyping } from './panels/MarketsPanel.js';
 import { MarketHeader } from './panels/MarketHeader.js';
 import { OrderBookPanel } from './panels/OrderBookPanel.js';
 import { TapePanel } from './panels/TapePanel.js';
-import { OrderTicket } from './panels/OrderTicket.js';
-import { WalletPanel } from './panels/WalletPanel.js';
-import { ApiKeysPanel } from './panels/ApiKeysPanel.js';
 import { OpenOrdersPanel } from './panels/OpenOrdersPanel.js';
 import { MyTradesPanel } from './panels/MyTradesPanel.js';
 import { HoldersPanel, PositionsPanel } from './panels/PositionsPanel.js';
@@ -24,11 +21,9 @@ import { StreamIndicator } from './streams/StreamIndicator.js';
 import { baseUnitsToDisplay, shortAddress } from './format.js';
 import { PriceChart } from './chart/PriceChart.js';
 import { PaperBanner } from './paper/PaperBanner.js';
-import { AccountViews } from './account/AccountViews.js';
 import { Onboarding } from './onboarding/Onboarding.js';
-import { KeysPanel } from './keys/KeysPanel.js';
-import { InitializeTrading } from './relayer/InitializeTrading.js';
 import { MarketTabs } from './watchlist/MarketTabs.js';
+import { SideColumn } from './workspace/SideColumn.js';
 
 const TABS: { id: BottomTab; label: string; key: string }[] = [
   { id: 'orders', label: 'Open orders', key: '1' },
@@ -101,14 +96,7 @@ export function App() {
       </section>
       </Panel>
       </Group>
-      <aside className="side">
-        <WalletPanel />
-        <OrderTicket />
-        <ApiKeysPanel />
-        <AccountViews />
-        <KeysPanel />
-        <InitializeTrading />
-      </aside>
+      <SideColumn />
       <StatusBar />
       <ShortcutHelp />
       <CommandPalette />

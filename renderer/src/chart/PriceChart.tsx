@@ -85,7 +85,7 @@ export function PriceChart() {
           ))}
         </div>
       </header>
-      <div className="panel-body chart-body" style={{ position: 'relative', minHeight: 180, height: 220 }}>
+      <div className="panel-body chart-body">
         <div ref={box} style={{ position: 'absolute', inset: 0 }} data-testid="chart-canvas" />
         <div className="chart-legend dim" data-testid="chart-crosshair" style={{ position: 'absolute', left: 8, top: 4, pointerEvents: 'none', zIndex: 3 }}>
           {hover ? (

@@ -2,6 +2,9 @@ import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 import type { Side } from '../../../engine/protocol/eip712.js';
 
+/** The side column's tab below the ticket (issue 23, item 7). */
+export type SideTab = 'wallet' | 'keys' | 'safe';
+
 export type BottomTab = 'orders' | 'trades' | 'positions' | 'holders' | 'relayer' | 'admin';
 
 /** A price/size the user clicked in the book, pushed into the order ticket. */
@@ -17,6 +20,7 @@ interface UiState {
   conditionId: string | null;
   outcomeIndex: number;
   bottomTab: BottomTab;
+  sideTab: SideTab;
   prefill: TicketPrefill | null;
   marketFilter: string;
   /** Ask before sending an order (on by default, issue 14 defect 3). */
@@ -36,6 +40,7 @@ interface UiState {
   selectMarket(conditionId: string, outcomeIndex?: number): void;
   selectOutcome(outcomeIndex: number): void;
   setBottomTab(tab: BottomTab): void;
+  setSideTab(tab: SideTab): void;
   prefillTicket(p: Omit<TicketPrefill, 'seq'>): void;
   setMarketFilter(text: string): void;
 }
@@ -56,6 +61,7 @@ export const useUi = create<UiState>()(
       conditionId: null,
       outcomeIndex: 0,
       bottomTab: 'orders',
+      sideTab: 'wallet',
       prefill: null,
       marketFilter: '',
       confirmOrders: true,
@@ -86,12 +92,13 @@ export const useUi = create<UiState>()(
       selectMarket: (conditionId, outcomeIndex = 0) => set((s) => ({ conditionId, outcomeIndex, prefill: null, tabs: withTab(s.tabs, conditionId) })),
       selectOutcome: (outcomeIndex) => set({ outcomeIndex, prefill: null }),
       setBottomTab: (bottomTab) => set({ bottomTab }),
+      setSideTab: (sideTab) => set({ sideTab }),
       prefillTicket: (p) => set((s) => ({ prefill: { ...p, seq: (s.prefill?.seq ?? 0) + 1 } })),
       setMarketFilter: (marketFilter) => set({ marketFilter }),
     }),
     {
       name: 'sandbox-terminal.ui',
-      partialize: (s) => ({ conditionId: s.conditionId, outcomeIndex: s.outcomeIndex, bottomTab: s.bottomTab, confirmOrders: s.confirmOrders, cvdSafe: s.cvdSafe, favourites: s.favourites, tabs: s.tabs }),
+      partialize: (s) => ({ conditionId: s.conditionId, outcomeIndex: s.outcomeIndex, bottomTab: s.bottomTab, sideTab: s.sideTab, confirmOrders: s.confirmOrders, cvdSafe: s.cvdSafe, favourites: s.favourites, tabs: s.tabs }),
     },
   ),
 );
