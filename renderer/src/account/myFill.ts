@@ -1,6 +1,5 @@
-import { formatUnits } from '../../../engine/protocol/amounts.js';
 import type { TradeRecord } from '../api/types.js';
-import { toMicros } from '../format.js';
+import { averageFill } from '../notify/orderText.js';
 
 /** The reader's own side of a fill: what every trade view and export shows (issue 23, item 2). */
 export interface MyFill {
@@ -24,12 +23,6 @@ export function myFill(t: TradeRecord, address?: string): MyFill {
   const legs = own.length ? own : [t.maker_orders[0]!];
   const first = legs[0]!;
   if (legs.length === 1) return { role: 'MAKER', side: first.side, outcome: first.outcome, price: first.price, size: first.matched_amount };
-  let size = 0n;
-  let notional = 0n;
-  for (const l of legs) {
-    const s = toMicros(l.matched_amount) ?? 0n;
-    size += s;
-    notional += s * (toMicros(l.price) ?? 0n);
-  }
-  return { role: 'MAKER', side: first.side, outcome: first.outcome, price: size > 0n ? formatUnits(notional / size) : first.price, size: formatUnits(size) };
+  const avg = averageFill(legs.map((l) => ({ size: l.matched_amount, price: l.price })));
+  return { role: 'MAKER', side: first.side, outcome: first.outcome, price: avg?.price ?? first.price, size: avg?.size ?? first.matched_amount };
 }

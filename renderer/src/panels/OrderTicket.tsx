@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Dialog } from 'radix-ui';
 import { Panel } from '../components/Panel.js';
-import { traderKey, useBalance, useBook, useSelection, useSession } from '../api/hooks.js';
+import { traderKey, useBalance, useBook, useMarkets, useSelection, useSession } from '../api/hooks.js';
 import { limitOrderAmounts } from '../api/clientAdapter.js';
 import type { OrderType } from '../../../engine/protocol/eip712.js';
 import { useUi } from '../state/uiStore.js';
@@ -15,6 +15,8 @@ import { fatFingerWarnings, previewAgainstBook, startingPrice } from '../ticket/
 import { bookLadder } from '../ladder/bookLadder.js';
 import { marketOrderPlan } from '../ticket/marketOrderPlan.js';
 import { notify } from '../notify/notify.js';
+import { orderText } from '../notify/orderText.js';
+import { announceFill } from '../notify/useOrderWatcher.js';
 import { translateRejection } from '../notify/translateRejection.js';
 import { describeError } from '../api/describeError.js';
 import { formatUnits } from '../../../engine/protocol/amounts.js';
@@ -34,6 +36,7 @@ export function OrderTicket() {
   const outcomeName = market?.tokens[outcomeIndex]?.outcome ?? '';
   const prefill = useUi((s) => s.prefill);
   const session = useSession();
+  const { data: markets } = useMarkets();
   const qc = useQueryClient();
   // The ticket's inputs live in react-hook-form; its rules are a zod schema built from the market (below).
   // The schema depends on the book (market mode), which loads below: the resolver reads the latest one.
@@ -158,9 +161,14 @@ export function OrderTicket() {
       });
     },
     onSuccess: (r) => {
-      const what = `${side} ${eSize} ${outcomeName} @ ${ePrice} ${orderType}`;
-      if (!r.success) notify.rejected(r.error_code, r.error_msg);
-      else if (r.status === 'live') notify.placed(what);
+      if (!r.success) return void notify.rejected(r.error_code, r.error_msg);
+      const trader = session.trader;
+      if (r.status === 'live') notify.placed(`${orderText({ side, size: eSize, outcome: outcomeName, price: ePrice, tick, ...(market ? { question: market.question } : {}) })} ${orderType}`);
+      // A fill at placement (a market order, a marketable limit) never shows up as an open order for
+      // the watcher to notice: announce what it filled here (issue 23, item 6).
+      if (trader && r.order_id && r.status !== 'delayed') {
+        void trader.order(r.order_id).then((o) => (o.sizeMatched !== '0' ? announceFill(trader, o, markets) : undefined), () => undefined);
+      }
     },
     onError: (e) => {
       const d = describeError(e);
