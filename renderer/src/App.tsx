@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
-import { Toaster } from 'sonner';
 import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
 import { useExchangeConfig, useBalance, useEngineHealth, useSession } from './api/hooks.js';
 import { StatusBar } from './workspace/StatusBar.js';
+import { ToastArea } from './notify/ToastArea.js';
 import { ShortcutHelp } from './workspace/ShortcutHelp.js';
 import { CommandPalette } from './workspace/CommandPalette.js';
 import { useOrderWatcher } from './notify/useOrderWatcher.js';
@@ -101,7 +101,7 @@ export function App() {
       <ShortcutHelp />
       <CommandPalette />
       {/* Slot "overlays": h14b's onboarding and reset dialogs mount here. */}
-      <Toaster theme="dark" position="bottom-right" richColors closeButton toastOptions={{ className: 'toast' }} />
+      <ToastArea />
     </div>
   );
 }

@@ -8,6 +8,8 @@ import { baseUnitsToDisplay, shortAddress, timeOf } from '../format.js';
 import { positionsCsv, tradesCsv } from './csv.js';
 import { DataTable } from '../components/DataTable.js';
 import { explainFill } from './fillExplainer.js';
+import { myFill } from './myFill.js';
+import { useMarketLabels } from '../panels/useMarketLabels.js';
 import { useActivity, useRedeem } from './useAccountData.js';
 import './account.css';
 
@@ -78,6 +80,7 @@ function AccountTabs({ address }: { address: string }) {
   const positions = usePositions(address);
   const trades = useMyTrades(session.trader);
   const activity = useActivity(address);
+  const { question } = useMarketLabels();
   return (
     <Tabs.Root defaultValue="positions" className="account-tabs">
       <Tabs.List className="tabs" aria-label="Account views">
@@ -95,7 +98,7 @@ function AccountTabs({ address }: { address: string }) {
       </Tabs.Content>
       <Tabs.Content value="trades">
         <div className="account-toolbar">
-          <button data-testid="export-trades" disabled={!trades.data?.length} onClick={() => download('trades.csv', tradesCsv(trades.data ?? []))}>
+          <button data-testid="export-trades" disabled={!trades.data?.length} onClick={() => download('trades.csv', tradesCsv(trades.data ?? [], address, question))}>
             Export CSV
           </button>
         </div>
@@ -149,15 +152,18 @@ function PositionsTable({ rows }: { rows: Position[] }) {
 
 function TradesTable({ rows, address }: { rows: TradeRecord[]; address: string }) {
   const [openId, setOpenId] = useState<string | null>(null);
+  const { question } = useMarketLabels();
   const columns = useMemo<ColumnDef<TradeRecord, unknown>[]>(
     () => [
       { header: 'Time', id: 'time', accessorFn: (t) => Number(t.match_time), cell: (c) => timeOf(c.row.original.match_time) },
       { header: 'Trade', accessorKey: 'id', sortingFn: 'text', cell: (c) => <code title={c.getValue() as string}>{(c.getValue() as string).slice(-10)}</code> },
-      { header: 'Outcome', accessorKey: 'outcome' },
-      { header: 'Side', accessorKey: 'side' },
-      { header: 'Price', accessorKey: 'price', meta: { num: true } },
-      { header: 'Size', accessorKey: 'size', meta: { num: true } },
-      { header: 'Role', accessorKey: 'trader_side' },
+      { header: 'Market', id: 'market', accessorFn: (t) => question(t.market) },
+      // My side of the fill, as every trade view and the CSV show it (myFill).
+      { header: 'Outcome', id: 'outcome', accessorFn: (t) => myFill(t, address).outcome },
+      { header: 'Side', id: 'side', accessorFn: (t) => myFill(t, address).side },
+      { header: 'Price', id: 'price', accessorFn: (t) => myFill(t, address).price, meta: { num: true } },
+      { header: 'Size', id: 'size', accessorFn: (t) => myFill(t, address).size, meta: { num: true } },
+      { header: 'Role', id: 'role', accessorFn: (t) => myFill(t, address).role },
       {
         header: 'Fill',
         id: 'explain',
@@ -176,7 +182,7 @@ function TradesTable({ rows, address }: { rows: TradeRecord[]; address: string }
         },
       },
     ],
-    [openId, address],
+    [openId, address, question],
   );
   return <DataTable data={rows} columns={columns} testId="account-trades" empty="No trades yet." rowProps={(t) => ({ 'data-testid': 'account-trade-row', 'data-trade-id': t.id, 'data-role': t.trader_side, 'data-time': String(t.match_time) })} />;
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { Position, TradeRecord } from '../api/types.js';
 import { csvCell, positionsCsv, toCsv, tradesCsv } from './csv.js';
 import { explainFill } from './fillExplainer.js';
+import { myFill } from './myFill.js';
 
 const ME = '0x' + 'aa'.repeat(20);
 const OTHER = '0x' + 'bb'.repeat(20);
@@ -45,9 +46,29 @@ test('positions export every figure the account view shows, one row per position
 });
 
 test('trades export the role and the matched maker orders', () => {
-  const lines = tradesCsv([trade()]).trimEnd().split('\r\n');
+  const lines = tradesCsv([trade()], ME, () => 'Will it, or not?').trimEnd().split('\r\n');
   assert.equal(lines.length, 2);
-  assert.match(lines[1]!, /^T1,2023-11-14T22:13:20\.000Z,0xm,No,BUY,0\.6,10,TAKER,0,O-maker:10@0\.4,0x1111/);
+  assert.match(lines[1]!, /^T1,2023-11-14T22:13:20\.000Z,"Will it, or not\?",0xm,No,BUY,0\.6,10,TAKER,0,O-maker:10@0\.4,0x1111/);
+});
+
+test('a maker fill is shown and exported with the maker’s own side, not the taker’s (issue 23, item 2)', () => {
+  // B's No BUY @ 0.63 lifted my resting Yes BUY @ 0.37: my row says Yes BUY 0.37.
+  const t = trade({
+    trader_side: 'MAKER',
+    price: '0.63',
+    maker_orders: [
+      { order_id: 'theirs', owner: 'k3', maker_address: OTHER, matched_amount: '2', price: '0.37', fee_rate_bps: '0', asset_id: '0', outcome: 'Yes', outcome_index: 0, side: 'BUY' },
+      { order_id: 'mine', owner: 'k', maker_address: ME, matched_amount: '8', price: '0.37', fee_rate_bps: '0', asset_id: '0', outcome: 'Yes', outcome_index: 0, side: 'BUY' },
+    ],
+  });
+  assert.deepEqual(myFill(t, ME), { role: 'MAKER', side: 'BUY', outcome: 'Yes', price: '0.37', size: '8' });
+  assert.match(tradesCsv([t], ME, () => 'Q').trimEnd().split('\r\n')[1]!, /^T1,[^,]+,Q,0xm,Yes,BUY,0\.37,8,MAKER,/);
+});
+
+test('two of my resting orders hit by one taker add up at their size-weighted price', () => {
+  const leg = (id: string, size: string, price: string) => ({ order_id: id, owner: 'k', maker_address: ME, matched_amount: size, price, fee_rate_bps: '0', asset_id: '0', outcome: 'Yes', outcome_index: 0, side: 'SELL' });
+  const t = trade({ trader_side: 'MAKER', maker_orders: [leg('a', '10', '0.5'), leg('b', '30', '0.6')] as TradeRecord['maker_orders'] });
+  assert.deepEqual(myFill(t, ME), { role: 'MAKER', side: 'SELL', outcome: 'Yes', price: '0.575', size: '40' });
 });
 
 test('a taker fill names the resting orders it took and the fee', () => {

@@ -4,6 +4,7 @@
  * formula (=, +, -, @ first) are prefixed with an apostrophe unless they are plain numbers.
  */
 import type { Position, TradeRecord } from '../api/types.js';
+import { myFill } from './myFill.js';
 
 export type Cell = string | number | boolean | null | undefined;
 
@@ -27,22 +28,29 @@ export function positionsCsv(positions: readonly Position[]): string {
   );
 }
 
-/** One row per trade as the caller saw it: its role, and the maker orders the fill matched. */
-export function tradesCsv(trades: readonly TradeRecord[]): string {
+/**
+ * One row per trade as the caller saw it: its own side, outcome, price and size (myFill, the same as the
+ * trade views), the market by its question, its role, and the maker orders the fill matched.
+ */
+export function tradesCsv(trades: readonly TradeRecord[], address?: string, question: (conditionId: string) => string = (c) => c): string {
   return toCsv(
-    ['trade_id', 'time_utc', 'market', 'outcome', 'side', 'price', 'size', 'role', 'fee_rate_bps', 'matched_orders', 'transaction_hash'],
-    trades.map((t) => [
-      t.id,
-      new Date(Number(t.match_time) * 1000).toISOString(),
-      t.market,
-      t.outcome,
-      t.side,
-      t.price,
-      t.size,
-      t.trader_side,
-      t.fee_rate_bps,
-      t.maker_orders.map((m) => `${m.order_id}:${m.matched_amount}@${m.price}`).join(' '),
-      t.transaction_hash,
-    ]),
+    ['trade_id', 'time_utc', 'market', 'condition_id', 'outcome', 'side', 'price', 'size', 'role', 'fee_rate_bps', 'matched_orders', 'transaction_hash'],
+    trades.map((t) => {
+      const mine = myFill(t, address);
+      return [
+        t.id,
+        new Date(Number(t.match_time) * 1000).toISOString(),
+        question(t.market),
+        t.market,
+        mine.outcome,
+        mine.side,
+        mine.price,
+        mine.size,
+        mine.role,
+        t.fee_rate_bps,
+        t.maker_orders.map((m) => `${m.order_id}:${m.matched_amount}@${m.price}`).join(' '),
+        t.transaction_hash,
+      ];
+    }),
   );
 }

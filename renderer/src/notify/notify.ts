@@ -6,12 +6,13 @@ import { translateRejection } from './translateRejection.js';
 export const notify = {
   placed: (what: string) => toast.success('Order placed', { description: what, id: undefined }),
   filled: (what: string) => toast.success('Order filled', { description: what }),
-  partiallyFilled: (what: string, matched: string, of: string) => toast('Order partially filled', { description: `${what}: ${fixedDecimals(matched, 2)} of ${fixedDecimals(of, 2)} shares` }),
+  partiallyFilled: (what: string, matched: string, of: string) => toast('Order partially filled', { description: `${what} (${fixedDecimals(matched, 2)} of ${fixedDecimals(of, 2)} shares filled)` }),
   cancelled: (what: string) => toast('Order cancelled', { description: what }),
   expired: (what: string) => toast.warning('Order expired', { description: what }),
   resolved: (what: string) => toast.warning('Market resolved', { description: `${what} was cancelled because the market resolved. Redeem winning positions in Positions.` }),
   rejected: (code: string | null | undefined, message: string | null | undefined) => {
     const t = translateRejection(code, message);
-    return toast.error(t.title, { description: t.action, className: 'toast-rejected' });
+    // An error stays until the trader dismisses it (issue 23, item 5).
+    return toast.error(t.title, { description: t.action, className: 'toast-rejected', duration: Infinity });
   },
 };

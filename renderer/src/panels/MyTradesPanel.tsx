@@ -8,15 +8,8 @@ import { useMyTrades, useSession } from '../api/hooks.js';
 import { isMissingRoute } from '../api/describeError.js';
 import type { TradeRecord } from '../api/types.js';
 import { useMarketLabels } from './useMarketLabels.js';
+import { myFill } from '../account/myFill.js';
 import { useSimulatedAddresses } from './SimulationPanel.js';
-
-/** The reader's own view of a trade: as taker the taker fields; as maker, the maker leg. */
-function myLeg(t: TradeRecord) {
-  const maker = t.trader_side === 'MAKER' ? t.maker_orders?.[0] : undefined;
-  return maker
-    ? { side: maker.side, price: maker.price, size: maker.matched_amount, outcome: maker.outcome, role: 'MAKER' }
-    : { side: t.side, price: t.price, size: t.size, outcome: t.outcome, role: 'TAKER' };
-}
 
 export function MyTradesPanel() {
   const session = useSession();
@@ -26,14 +19,14 @@ export function MyTradesPanel() {
   const columns = useMemo<ColumnDef<TradeRecord, unknown>[]>(
     () => [
       ...legColumns<TradeRecord>((t) => {
-        const leg = myLeg(t);
+        const leg = myFill(t, session.address);
         const tk = tick(t.market);
         return { time: t.match_time, market: question(t.market), outcome: leg.outcome, side: leg.side, price: leg.price, size: leg.size, ...(tk ? { tick: tk } : {}) };
       }),
       {
         id: 'role',
         header: 'Role',
-        accessorFn: (t) => myLeg(t).role,
+        accessorFn: (t) => myFill(t, session.address).role,
         cell: (c) => {
           const t = c.row.original;
           const role = c.getValue() as string;
@@ -49,7 +42,7 @@ export function MyTradesPanel() {
       { id: 'status', header: 'Status', accessorKey: 'status' },
       idColumn<TradeRecord>((t) => t.id, 'Trade'),
     ],
-    [question, tick, simulated],
+    [question, tick, simulated, session.address],
   );
   if (!session.trader?.hasCredentials) return <Empty>Your fills appear here once the wallet has an API key.</Empty>;
   if (trades.error && isMissingRoute(trades.error)) return <Empty>Trade history is not available on this engine yet.</Empty>;
@@ -65,7 +58,7 @@ export function MyTradesPanel() {
           compact={false}
           testId="my-trades-table"
           empty="No trades yet."
-          getRowId={(t) => `${t.id}-${myLeg(t).role}`}
+          getRowId={(t) => `${t.id}-${myFill(t, session.address).role}`}
           rowProps={(t) => ({ 'data-testid': 'my-trade-row', 'data-trade-id': t.id })}
         />
       ) : null}

@@ -4,18 +4,23 @@ import { ErrorLine } from '../components/ErrorLine.js';
 import type { ColumnDef } from '@tanstack/react-table';
 import { DataTable } from '../components/DataTable.js';
 import { idColumn, legColumns } from '../components/LegColumns.js';
-import { useOpenOrders, useQueuePositions, useSession } from '../api/hooks.js';
+import { useMarkets, useOpenOrders, useQueuePositions, useSession } from '../api/hooks.js';
 import { isMissingRoute } from '../api/describeError.js';
-import { fixedDecimals, shortRecordId, timeOf } from '../format.js';
+import { fixedDecimals, shortRecordId, timeOf, toMicros } from '../format.js';
 import { notify } from '../notify/notify.js';
-import { cancelledHere } from '../notify/useOrderWatcher.js';
+import { cancelledHere, orderLabel } from '../notify/useOrderWatcher.js';
+import { formatUnits } from '../../../engine/protocol/amounts.js';
 import type { CancelResult, OrderRecord, QueueEntry } from '../api/types.js';
 import { useMarketLabels } from './useMarketLabels.js';
+
+/** What a cancel takes off the book: the size not yet filled. */
+const remaining = (o: OrderRecord) => formatUnits((toMicros(o.originalSize) ?? 0n) - (toMicros(o.sizeMatched) ?? 0n));
 
 export function OpenOrdersPanel() {
   const session = useSession();
   const { question, outcome: outcomeOf, tick } = useMarketLabels();
   const orders = useOpenOrders(session.trader);
+  const { data: markets } = useMarkets();
   const queue = useQueuePositions(session.trader);
   const queueOf = new Map((queue.data ?? []).map((q) => [q.order_id, q]));
   const qc = useQueryClient();
@@ -25,7 +30,14 @@ export function OpenOrdersPanel() {
   };
   const toastCancelled = (r: CancelResult) => {
     for (const id of r.canceled) cancelledHere.add(id);
-    if (r.canceled.length) notify.cancelled(r.canceled.length === 1 ? `order ${shortRecordId(r.canceled[0])}` : `${r.canceled.length} orders`);
+    // Named by what they were (side, size, price, market), not by id (issue 23, item 6).
+    const byId = new Map((orders.data ?? []).map((o) => [o.id, o]));
+    const named = r.canceled.map((id) => {
+      const o = byId.get(id);
+      return o ? orderLabel(o, markets, remaining(o)) : `order ${shortRecordId(id)}`;
+    });
+    if (named.length === 1) notify.cancelled(named[0]!);
+    else if (named.length > 1) notify.cancelled(`${named.length} orders: ${named.slice(0, 3).join('; ')}${named.length > 3 ? '; …' : ''}`);
   };
   const cancel = useMutation({ mutationFn: (id: string) => session.trader!.cancel(id), onSuccess: toastCancelled, onSettled: after });
   const cancelAll = useMutation({ mutationFn: () => session.trader!.cancelAll(), onSuccess: toastCancelled, onSettled: after });

@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Dialog } from 'radix-ui';
 import { Panel } from '../components/Panel.js';
-import { traderKey, useBalance, useBook, useSelection, useSession } from '../api/hooks.js';
+import { traderKey, useBalance, useBook, useMarkets, useSelection, useSession } from '../api/hooks.js';
 import { limitOrderAmounts } from '../api/clientAdapter.js';
 import type { OrderType } from '../../../engine/protocol/eip712.js';
 import { useUi } from '../state/uiStore.js';
@@ -13,7 +13,10 @@ import { TICKET_DEFAULTS, ticketIssues, ticketSchema, type TicketRules, type Tic
 import { baseUnitsToDisplay, fixedDecimals, shortRecordId, tickDecimals } from '../format.js';
 import { fatFingerWarnings, previewAgainstBook, startingPrice } from '../ticket/bookPreview.js';
 import { bookLadder } from '../ladder/bookLadder.js';
+import { marketOrderPlan } from '../ticket/marketOrderPlan.js';
 import { notify } from '../notify/notify.js';
+import { orderText } from '../notify/orderText.js';
+import { announceFill } from '../notify/useOrderWatcher.js';
 import { translateRejection } from '../notify/translateRejection.js';
 import { describeError } from '../api/describeError.js';
 import { formatUnits } from '../../../engine/protocol/amounts.js';
@@ -33,6 +36,7 @@ export function OrderTicket() {
   const outcomeName = market?.tokens[outcomeIndex]?.outcome ?? '';
   const prefill = useUi((s) => s.prefill);
   const session = useSession();
+  const { data: markets } = useMarkets();
   const qc = useQueryClient();
   // The ticket's inputs live in react-hook-form; its rules are a zod schema built from the market (below).
   // The schema depends on the book (market mode), which loads below: the resolver reads the latest one.
@@ -84,13 +88,15 @@ export function OrderTicket() {
   }, [setValue]);
 
   const tick = String(market?.minimum_tick_size ?? '0.01');
-  const marketFill = useMemo(
-    () => (mode === 'market' && book ? previewAgainstBook({ side, bids: book.bids, asks: book.asks, ...(side === 'BUY' ? { amount } : { size }), immediateOnly: true }) : undefined),
-    [mode, book, side, amount, size],
+  const [slippageTicks, setSlippageTicks] = useState(0);
+  const marketPlan = useMemo(
+    () => (mode === 'market' && book ? marketOrderPlan({ side, bids: book.bids, asks: book.asks, ...(side === 'BUY' ? { amount } : { size }), tickSize: tick, slippageTicks }) : undefined),
+    [mode, book, side, amount, size, tick, slippageTicks],
   );
-  // What will be signed: in market mode the price is the worst level the amount reaches, the size what it buys.
-  const ePrice = mode === 'market' ? (marketFill?.worstPrice ?? '') : price;
-  const eSize = mode === 'market' && side === 'BUY' ? (marketFill && marketFill.filled !== '0' ? trimSize(marketFill.filled) : '') : size;
+  // What will be signed: in market mode the worst level the amount reaches (plus the slippage), and
+  // for a BUY the size that amount pays for at that limit (marketOrderPlan).
+  const ePrice = mode === 'market' ? (marketPlan?.price ?? '') : price;
+  const eSize = mode === 'market' && side === 'BUY' ? (marketPlan?.size ?? '') : size;
   const preview = useMemo(
     () => previewTicket({ side, price: ePrice, size: eSize, tickSize: tick, minOrderSize: String(market?.minimum_order_size ?? '0') }),
     [side, ePrice, eSize, tick, market?.minimum_order_size],
@@ -112,7 +118,8 @@ export function OrderTicket() {
     [book, preview.ok, side, ePrice, eSize, market?.taker_base_fee, orderType],
   );
   const warnings = fatFingerWarnings({
-    price: ePrice,
+    // A market order's price is the book's own level: only a limit the trader typed can be a fat finger.
+    price: mode === 'limit' ? ePrice : undefined,
     mid: ladder?.mid,
     cost: side === 'BUY' ? bookPreview?.cost : undefined,
     balance: balance.data ? formatUnits(BigInt(balance.data.balance)) : undefined,
@@ -129,12 +136,11 @@ export function OrderTicket() {
       minOrderSize,
       effective: (t) => {
         if (t.mode === 'limit') return { price: t.price, size: t.size };
-        const fill = book ? previewAgainstBook({ side: t.side, bids: book.bids, asks: book.asks, ...(t.side === 'BUY' ? { amount: t.amount } : { size: t.size }), immediateOnly: true }) : undefined;
-        if (!fill?.worstPrice || fill.filled === '0') return undefined;
-        return { price: fill.worstPrice, size: t.side === 'BUY' ? trimSize(fill.filled) : t.size };
+        const plan = book ? marketOrderPlan({ side: t.side, bids: book.bids, asks: book.asks, ...(t.side === 'BUY' ? { amount: t.amount } : { size: t.size }), tickSize: tick, slippageTicks }) : undefined;
+        return plan ? { price: plan.price, size: t.side === 'BUY' ? plan.size : t.size } : undefined;
       },
     }),
-    [tick, minOrderSize, book],
+    [tick, minOrderSize, book, slippageTicks],
   );
   const issues = ticketIssues(rules, v);
   const valid = Object.keys(issues).length === 0;
@@ -155,9 +161,14 @@ export function OrderTicket() {
       });
     },
     onSuccess: (r) => {
-      const what = `${side} ${eSize} ${outcomeName} @ ${ePrice} ${orderType}`;
-      if (!r.success) notify.rejected(r.error_code, r.error_msg);
-      else if (r.status === 'live') notify.placed(what);
+      if (!r.success) return void notify.rejected(r.error_code, r.error_msg);
+      const trader = session.trader;
+      if (r.status === 'live') notify.placed(`${orderText({ side, size: eSize, outcome: outcomeName, price: ePrice, tick, ...(market ? { question: market.question } : {}) })} ${orderType}`);
+      // A fill at placement (a market order, a marketable limit) never shows up as an open order for
+      // the watcher to notice: announce what it filled here (issue 23, item 6).
+      if (trader && r.order_id && r.status !== 'delayed') {
+        void trader.order(r.order_id).then((o) => (o.sizeMatched !== '0' ? announceFill(trader, o, markets) : undefined), () => undefined);
+      }
     },
     onError: (e) => {
       const d = describeError(e);
@@ -251,8 +262,22 @@ export function OrderTicket() {
         ) : null}
         {mode === 'market' ? (
           <div className="hint" data-testid="ticket-market-price">
-            {marketFill?.worstPrice ? `Up to ${fixedDecimals(marketFill.worstPrice, tickDecimals(tick))} · ${fixedDecimals(marketFill.filled, 2)} shares` : 'Nothing on the book to take.'}
+            {marketPlan
+              ? `Up to ${fixedDecimals(marketPlan.price, tickDecimals(tick))} · ${fixedDecimals(side === 'BUY' ? marketPlan.size : size, 2)} shares${marketPlan.maxSpend ? ` · spends at most ${fixedDecimals(marketPlan.maxSpend, 2)}` : ''}`
+              : 'Nothing on the book to take.'}
           </div>
+        ) : null}
+        {mode === 'market' ? (
+          <label className="field" title="How many ticks past the worst level the amount reaches the order may still fill; a buy's size shrinks so the amount still bounds the spend.">
+            <span>Slippage (ticks of {tick})</span>
+            <select data-testid="ticket-slippage" value={String(slippageTicks)} onChange={(e) => setSlippageTicks(Number(e.target.value))}>
+              {[0, 1, 2, 5, 10].map((n) => (
+                <option key={n} value={n}>
+                  {n === 0 ? '0 (the level reached)' : `${n} tick${n > 1 ? 's' : ''}`}
+                </option>
+              ))}
+            </select>
+          </label>
         ) : null}
         <label className="field" hidden={mode === 'market'}>
           <span>Limit price</span>
