@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Wallet } from '@ethersproject/wallet';
-import { ClobClient, OrderType, Side, SignatureType, type ApiKeyCreds } from '@polymarket/clob-client';
+import { ClobClient, createL2Headers, OrderType, Side, SignatureType, type ApiKeyCreds } from '@polymarket/clob-client';
+import { orderToJson } from '@polymarket/clob-client/dist/utilities.js';
 import { deriveSafe } from '@polymarket/builder-relayer-client/dist/builder/derive.js';
 import type { Address } from 'viem';
 import { POLYGON_WALLET_CONTRACTS } from '../../protocol/contractAddresses.js';
 import type { Engine } from '../../engine.js';
 import type { Market } from '../../services/markets/marketService.js';
 import { units } from '../../services/orders/orderTestKit.js';
+import { Wire } from '../wireClient.js';
 import { UUID, ORDER_HASH, nextSecond, startListeningEngine } from './clobClientTestKit.js';
 
 describe('the stock @polymarket/clob-client (V1), unmodified, against the polymarket profile', () => {
@@ -99,6 +101,36 @@ describe('the stock @polymarket/clob-client (V1), unmodified, against the polyma
     assert.equal(mine.size_matched, '6');
     assert.equal(mine.status, 'LIVE');
     assert.equal((await bobClient.getOrder(taken.orderID)).status, 'MATCHED');
+  });
+
+  it('an accepted POST /order answers 200 (the stock Python clients raise on anything else), through fastify and over the lean HTTP path', async () => {
+    const [yes] = market.tokenIds;
+    const post = async (via: 'fastify' | 'lean') => {
+      const order = await aliceClient.createOrder({ tokenID: yes, price: 0.05, side: Side.BUY, size: 5 }, { tickSize: '0.01', negRisk: false });
+      const body = JSON.stringify(orderToJson(order, aliceCreds.key, OrderType.GTC));
+      const headers = { 'content-type': 'application/json', ...(await createL2Headers(alice, aliceCreds, { method: 'POST', requestPath: '/order', body })) } as Record<string, string>;
+      if (via === 'fastify') {
+        const res = await engine.app.inject({ method: 'POST', url: '/order', headers, payload: body });
+        return { status: res.statusCode, json: res.json() as { success: boolean; orderID: string } };
+      }
+      // A fresh connection: the lean front answers POST /order before fastify sees it.
+      const w = await Wire.open(Number(new URL(host).port));
+      try {
+        let head = `POST /order HTTP/1.1\r\nhost: 127.0.0.1\r\n`;
+        for (const [k, v] of Object.entries(headers)) head += `${k}: ${v}\r\n`;
+        w.write(`${head}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+        const [r] = await w.responses(1);
+        return { status: r!.status, json: JSON.parse(Buffer.from(r!.body, 'latin1').toString('utf8')) as { success: boolean; orderID: string } };
+      } finally {
+        w.close();
+      }
+    };
+    for (const via of ['fastify', 'lean'] as const) {
+      const res = await post(via);
+      assert.equal(res.status, 200, `${via}: ${JSON.stringify(res.json)}`);
+      assert.equal(res.json.success, true);
+      await aliceClient.cancelOrder({ orderID: res.json.orderID });
+    }
   });
 
   it('cancels by order hash: cancelOrder, cancelOrders, cancelMarketOrders and cancelAll', async () => {
