@@ -155,6 +155,27 @@ describe('the stock @polymarket/clob-client (V1), unmodified, against the polyma
     assert.deepEqual(await aliceClient.getOpenOrders(), []);
   });
 
+  it('DELETE /cancel-market-orders reads an empty market or asset_id as absent, as py-clob-client sends the unused one', async () => {
+    const [yes] = market.tokenIds;
+    const send = async (body: object) => {
+      const payload = JSON.stringify(body);
+      const headers = { 'content-type': 'application/json', ...(await createL2Headers(alice, aliceCreds, { method: 'DELETE', requestPath: '/cancel-market-orders', body: payload })) } as Record<string, string>;
+      return engine.app.inject({ method: 'DELETE', url: '/cancel-market-orders', headers, payload });
+    };
+    const place = async () => (await aliceClient.createAndPostOrder({ tokenID: yes, price: 0.1, side: Side.BUY, size: 5 }, { tickSize: '0.01', negRisk: false }, OrderType.GTC)).orderID as string;
+    const byMarket = await place();
+    const a = await send({ market: market.conditionId, asset_id: '' });
+    assert.equal(a.statusCode, 200, a.body);
+    assert.deepEqual(a.json().canceled, [byMarket]);
+    const byAsset = await place();
+    const b = await send({ market: '', asset_id: yes });
+    assert.equal(b.statusCode, 200, b.body);
+    assert.deepEqual(b.json().canceled, [byAsset]);
+    const neither = await send({ market: '', asset_id: '' });
+    assert.equal(neither.statusCode, 400, neither.body);
+    assert.match(neither.json().message, /market.*asset_id/);
+  });
+
   it('an order signed for another chain (Amoy, its exchange) is refused INVALID_ORDER_ERROR naming the signature', async () => {
     const amoy = new ClobClient(host, 80002, alice, aliceCreds);
     const [yes] = market.tokenIds;

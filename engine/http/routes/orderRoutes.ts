@@ -31,6 +31,7 @@ import type { EngineContext } from '../../services/context.js';
 import type { OrderIdentity, PlacementResult } from '../../services/orders/orderService.js';
 import { requireL2 } from '../l2Guard.js';
 import { emptyBodyIsObject } from './emptyBodyIsObject.js';
+import { emptyStringIsAbsent } from './emptyStringIsAbsent.js';
 
 const TAG = ['orders'];
 const SECURITY = [{ l2: [] }];
@@ -138,7 +139,7 @@ export function orderRoutes(app: FastifyInstance, ctx: EngineContext): void {
   app.delete(
     '/cancel-market-orders',
     {
-      preValidation: [guard, emptyBodyIsObject],
+      preValidation: compat ? [guard, emptyBodyIsObject, emptyStringIsAbsent(CancelMarketBody)] : [guard, emptyBodyIsObject],
       schema: {
         tags: TAG,
         security: SECURITY,
