@@ -21,8 +21,3 @@ export async function startListeningEngine(config: Partial<EngineConfig> = {}): 
     },
   };
 }
-
-/** L1 signatures are deterministic per second and accepted once: the next key call signs in a later second. */
-export async function nextSecond(): Promise<void> {
-  await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
-}

@@ -1,14 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Wallet } from '@ethersproject/wallet';
-import { ClobClient, OrderType, Side, SignatureType, type ApiKeyCreds } from '@polymarket/clob-client';
+import { ClobClient, createL2Headers, OrderType, Side, SignatureType, type ApiKeyCreds } from '@polymarket/clob-client';
+import { orderToJson } from '@polymarket/clob-client/dist/utilities.js';
 import { deriveSafe } from '@polymarket/builder-relayer-client/dist/builder/derive.js';
 import type { Address } from 'viem';
 import { POLYGON_WALLET_CONTRACTS } from '../../protocol/contractAddresses.js';
 import type { Engine } from '../../engine.js';
 import type { Market } from '../../services/markets/marketService.js';
 import { units } from '../../testkit/orderKit.js';
-import { UUID, ORDER_HASH, nextSecond, startListeningEngine } from '../../testkit/clobClientKit.js';
+import { Wire } from '../wireClient.js';
+import { UUID, ORDER_HASH, startListeningEngine } from '../../testkit/clobClientKit.js';
 
 describe('the stock @polymarket/clob-client (V1), unmodified, against the polymarket profile', () => {
   let engine: Engine;
@@ -27,19 +29,15 @@ describe('the stock @polymarket/clob-client (V1), unmodified, against the polyma
   });
   after(() => close());
 
-  it('createOrDeriveApiKey creates credentials, and a second call returns the same key', async () => {
+  it('createOrDeriveApiKey creates credentials, and a second call and deriveApiKey in the same second return the same key', async () => {
     const l1 = new ClobClient(host, 137, alice);
     aliceCreds = await l1.createOrDeriveApiKey();
     assert.match(aliceCreds.key, UUID);
     assert.equal(typeof aliceCreds.secret, 'string');
-    await nextSecond();
     assert.deepEqual(await l1.createOrDeriveApiKey(), aliceCreds);
-    await nextSecond();
     assert.deepEqual(await l1.deriveApiKey(), aliceCreds);
-    await nextSecond();
     const seven = await l1.createApiKey(7);
     assert.notEqual(seven.key, aliceCreds.key);
-    await nextSecond();
     assert.deepEqual(await l1.deriveApiKey(7), seven);
     aliceClient = new ClobClient(host, 137, alice, aliceCreds);
     const bobCreds = await new ClobClient(host, 137, bob).createOrDeriveApiKey();
@@ -101,6 +99,36 @@ describe('the stock @polymarket/clob-client (V1), unmodified, against the polyma
     assert.equal((await bobClient.getOrder(taken.orderID)).status, 'MATCHED');
   });
 
+  it('an accepted POST /order answers 200 (the stock Python clients raise on anything else), through fastify and over the lean HTTP path', async () => {
+    const [yes] = market.tokenIds;
+    const post = async (via: 'fastify' | 'lean') => {
+      const order = await aliceClient.createOrder({ tokenID: yes, price: 0.05, side: Side.BUY, size: 5 }, { tickSize: '0.01', negRisk: false });
+      const body = JSON.stringify(orderToJson(order, aliceCreds.key, OrderType.GTC));
+      const headers = { 'content-type': 'application/json', ...(await createL2Headers(alice, aliceCreds, { method: 'POST', requestPath: '/order', body })) } as Record<string, string>;
+      if (via === 'fastify') {
+        const res = await engine.app.inject({ method: 'POST', url: '/order', headers, payload: body });
+        return { status: res.statusCode, json: res.json() as { success: boolean; orderID: string } };
+      }
+      // A fresh connection: the lean front answers POST /order before fastify sees it.
+      const w = await Wire.open(Number(new URL(host).port));
+      try {
+        let head = `POST /order HTTP/1.1\r\nhost: 127.0.0.1\r\n`;
+        for (const [k, v] of Object.entries(headers)) head += `${k}: ${v}\r\n`;
+        w.write(`${head}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+        const [r] = await w.responses(1);
+        return { status: r!.status, json: JSON.parse(Buffer.from(r!.body, 'latin1').toString('utf8')) as { success: boolean; orderID: string } };
+      } finally {
+        w.close();
+      }
+    };
+    for (const via of ['fastify', 'lean'] as const) {
+      const res = await post(via);
+      assert.equal(res.status, 200, `${via}: ${JSON.stringify(res.json)}`);
+      assert.equal(res.json.success, true);
+      await aliceClient.cancelOrder({ orderID: res.json.orderID });
+    }
+  });
+
   it('cancels by order hash: cancelOrder, cancelOrders, cancelMarketOrders and cancelAll', async () => {
     const [yes] = market.tokenIds;
     const place = async (price: number) =>
@@ -121,6 +149,27 @@ describe('the stock @polymarket/clob-client (V1), unmodified, against the polyma
     const all = await aliceClient.cancelAll();
     assert.equal(all.canceled.length, 1);
     assert.deepEqual(await aliceClient.getOpenOrders(), []);
+  });
+
+  it('DELETE /cancel-market-orders reads an empty market or asset_id as absent, as py-clob-client sends the unused one', async () => {
+    const [yes] = market.tokenIds;
+    const send = async (body: object) => {
+      const payload = JSON.stringify(body);
+      const headers = { 'content-type': 'application/json', ...(await createL2Headers(alice, aliceCreds, { method: 'DELETE', requestPath: '/cancel-market-orders', body: payload })) } as Record<string, string>;
+      return engine.app.inject({ method: 'DELETE', url: '/cancel-market-orders', headers, payload });
+    };
+    const place = async () => (await aliceClient.createAndPostOrder({ tokenID: yes, price: 0.1, side: Side.BUY, size: 5 }, { tickSize: '0.01', negRisk: false }, OrderType.GTC)).orderID as string;
+    const byMarket = await place();
+    const a = await send({ market: market.conditionId, asset_id: '' });
+    assert.equal(a.statusCode, 200, a.body);
+    assert.deepEqual(a.json().canceled, [byMarket]);
+    const byAsset = await place();
+    const b = await send({ market: '', asset_id: yes });
+    assert.equal(b.statusCode, 200, b.body);
+    assert.deepEqual(b.json().canceled, [byAsset]);
+    const neither = await send({ market: '', asset_id: '' });
+    assert.equal(neither.statusCode, 400, neither.body);
+    assert.match(neither.json().message, /market.*asset_id/);
   });
 
   it('an order signed for another chain (Amoy, its exchange) is refused INVALID_ORDER_ERROR naming the signature', async () => {

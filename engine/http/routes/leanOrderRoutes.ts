@@ -20,7 +20,8 @@ export function leanOrderRouter(ctx: EngineContext, guard?: RequestGuard): LeanR
   // Compiling costs ~90 ms (a fresh ajv instance): done just after startup, not before the ready line,
   // or on the first order if one comes sooner.
   let compiled: BodyValidator | undefined;
-  const validator = (): BodyValidator => (compiled ??= compileBodyValidator(postOrderBodySchema({ compat: ctx.config.profile === 'polymarket' })));
+  const compat = ctx.config.profile === 'polymarket';
+  const validator = (): BodyValidator => (compiled ??= compileBodyValidator(postOrderBodySchema({ compat })));
   setTimeout(validator, 250).unref();
 
   async function postOrder(req: LeanRequest): Promise<LeanResponse> {
@@ -31,7 +32,7 @@ export function leanOrderRouter(ctx: EngineContext, guard?: RequestGuard): LeanR
       const identity = ctx.auth.authenticateL2({ method: 'POST', path: '/order', rawBody: req.body, headers: req.headers });
       const validate = validator();
       if (!validate(body)) return leanJson({ status: 400, body: validationErrorBody(validate.errors?.[0], 'body') });
-      return leanJson(placementReply(profilePlacement(ctx, await ctx.orders.place(identity, body as PostOrderBody))));
+      return leanJson(placementReply(profilePlacement(ctx, await ctx.orders.place(identity, body as PostOrderBody)), compat));
     } catch (e) {
       return leanJson(errorReply(e));
     }

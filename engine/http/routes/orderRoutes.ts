@@ -31,6 +31,7 @@ import type { EngineContext } from '../../services/context.js';
 import type { OrderIdentity, PlacementResult } from '../../services/orders/orderService.js';
 import { requireL2 } from '../l2Guard.js';
 import { emptyBodyIsObject } from './emptyBodyIsObject.js';
+import { emptyStringIsAbsent } from './emptyStringIsAbsent.js';
 
 const TAG = ['orders'];
 const SECURITY = [{ l2: [] }];
@@ -42,9 +43,12 @@ export function identityOf(req: FastifyRequest): OrderIdentity {
   return id;
 }
 
-/** POST /order's answer: 201 with the placement result, or 400 with it plus `error`/`message` (decisions §3). */
-export function placementReply(result: PlacementResult): { status: 201 | 400; body: object } {
-  if (result.success) return { status: 201, body: result };
+/**
+ * POST /order's answer: 201 with the placement result (decisions §3), or 200 in the polymarket profile, whose
+ * stock Python clients raise on any other success status (§6); 400 with it plus `error`/`message` when refused.
+ */
+export function placementReply(result: PlacementResult, compat: boolean): { status: 200 | 201 | 400; body: object } {
+  if (result.success) return { status: compat ? 200 : 201, body: result };
   return { status: 400, body: { ...result, error: result.error_code, message: result.error_msg } };
 }
 
@@ -53,8 +57,8 @@ export function profilePlacement(ctx: EngineContext, result: PlacementResult): P
   return ctx.config.profile === 'polymarket' ? ctx.orders.publicPlacement(result) : result;
 }
 
-function sendPlacement(reply: FastifyReply, result: PlacementResult): FastifyReply {
-  const r = placementReply(result);
+function sendPlacement(reply: FastifyReply, result: PlacementResult, compat: boolean): FastifyReply {
+  const r = placementReply(result, compat);
   return reply.code(r.status).send(r.body);
 }
 
@@ -75,12 +79,12 @@ export function orderRoutes(app: FastifyInstance, ctx: EngineContext): void {
       schema: {
         tags: TAG,
         security: SECURITY,
-        summary: 'Place a signed order (201 accepted; 400 with the placement result when refused)',
+        summary: compat ? 'Place a signed order (200 accepted; 400 with the placement result when refused)' : 'Place a signed order (201 accepted; 400 with the placement result when refused)',
         body: postOrderBodySchema({ compat }),
-        response: compat ? { 201: PublicPlacementSchema, 400: PublicPlacementRejectionSchema } : { 201: PlacementResultSchema, 400: PlacementRejectionSchema },
+        response: compat ? { 200: PublicPlacementSchema, 400: PublicPlacementRejectionSchema } : { 201: PlacementResultSchema, 400: PlacementRejectionSchema },
       },
     },
-    async (req, reply) => sendPlacement(reply, profilePlacement(ctx, await ctx.orders.place(identityOf(req), req.body as PostOrderBody))),
+    async (req, reply) => sendPlacement(reply, profilePlacement(ctx, await ctx.orders.place(identityOf(req), req.body as PostOrderBody)), compat),
   );
 
   app.post(
@@ -135,7 +139,7 @@ export function orderRoutes(app: FastifyInstance, ctx: EngineContext): void {
   app.delete(
     '/cancel-market-orders',
     {
-      preValidation: [guard, emptyBodyIsObject],
+      preValidation: compat ? [guard, emptyBodyIsObject, emptyStringIsAbsent(CancelMarketBody)] : [guard, emptyBodyIsObject],
       schema: {
         tags: TAG,
         security: SECURITY,

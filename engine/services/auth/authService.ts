@@ -71,8 +71,8 @@ export class AuthService {
   private readonly repo: AuthRepo;
   private readonly keys = new Map<string, CachedKey>();
   private readonly addresses = new Map<string, AddressState>();
-  /** L1 signatures accepted but not yet committed (the UNIQUE column covers committed ones). */
-  private readonly pendingSignatures = new Set<string>();
+  /** L1 signatures issuing a key, not yet committed (the UNIQUE column covers committed ones) → that issuance. */
+  private readonly pendingSignatures = new Map<string, Promise<ApiCredentials>>();
   /** L1 signatures that returned an existing key (signature → its timestamp). */
   private readonly spentSignatures = new Map<string, number>();
 
@@ -142,17 +142,26 @@ export class AuthService {
    * compatibility profile the nonce is a key slot: a live key of (address, nonce) is returned again.
    */
   async createApiKey(headers: HeaderBag): Promise<ApiCredentials> {
-    const l1 = this.verifyL1(headers);
+    // Polymarket profile (decisions §6): a signature may come again within its window where the key of its
+    // (address, nonce) exists (or is being issued from that very signature); it never issues a second key.
+    const l1 = this.verifyL1(headers, this.compat);
     if (this.compat) {
       const existing = this.repo.liveKeyForNonce(l1.address, l1.nonce.toString());
       if (existing) return this.answerFromSlot(existing, l1);
+      const issuing = this.pendingSignatures.get(l1.l1Signature);
+      if (issuing) return issuing;
+      this.refuseUsedSignature(l1);
     }
     return this.issueKey(l1);
   }
 
-  /** GET /auth/derive-api-key (L1): the live key of (address, nonce), re-derived; its signature is spent. */
+  /**
+   * GET /auth/derive-api-key (L1): the live key of (address, nonce), re-derived. Its signature is spent in
+   * the default profile; in the polymarket profile it may derive again within its window, as the public
+   * service allows (two clients built in the same second sign the same bytes).
+   */
   deriveApiKey(headers: HeaderBag): ApiCredentials {
-    const l1 = this.verifyL1(headers);
+    const l1 = this.verifyL1(headers, this.compat);
     const existing = this.repo.liveKeyForNonce(l1.address, l1.nonce.toString());
     if (!existing) {
       throw new ApiError(
@@ -180,8 +189,8 @@ export class AuthService {
     this.spentSignatures.set(l1.l1Signature, l1.timestamp);
   }
 
-  /** Checks the L1 headers and signature, and that the signature was not used before. */
-  private verifyL1(headers: HeaderBag): VerifiedL1 {
+  /** Checks the L1 headers and signature, and (unless `repeatable`) that the signature was not used before. */
+  private verifyL1(headers: HeaderBag, repeatable = false): VerifiedL1 {
     this.missing(headers, L1_HEADERS, 'L1');
     const addressText = readAuthHeader(headers, 'ADDRESS', this.compat)!;
     const signatureText = readAuthHeader(headers, 'SIGNATURE', this.compat)!;
@@ -238,13 +247,26 @@ export class AuthService {
 
     // Normalised so the same signature with v as 0/1 or in other hex casing counts as the same one.
     const l1Signature = '0x' + Buffer.from(parsed.rs).toString('hex') + (parsed.recid === 0 ? '1b' : '1c');
-    if (this.pendingSignatures.has(l1Signature) || this.spentSignatures.has(l1Signature) || this.repo.signatureUsed(l1Signature)) {
-      throw new ApiError('nonce_reused', 'This L1 signature was already used. Sign a new ClobAuth message (current timestamp, same or higher nonce).');
-    }
-    return { address, nonce, timestamp, l1Signature, referral };
+    const l1: VerifiedL1 = { address, nonce, timestamp, l1Signature, referral };
+    if (!repeatable) this.refuseUsedSignature(l1);
+    return l1;
   }
 
-  private async issueKey(l1: VerifiedL1): Promise<ApiCredentials> {
+  /** A signature that issued a key, is issuing one, or returned one (default profile) is not accepted again. */
+  private refuseUsedSignature(l1: VerifiedL1): void {
+    if (this.pendingSignatures.has(l1.l1Signature) || this.spentSignatures.has(l1.l1Signature) || this.repo.signatureUsed(l1.l1Signature)) {
+      throw new ApiError('nonce_reused', 'This L1 signature was already used. Sign a new ClobAuth message (current timestamp, same or higher nonce).');
+    }
+  }
+
+  private issueKey(l1: VerifiedL1): Promise<ApiCredentials> {
+    // Claimed synchronously, before the first await, so a concurrent request with the same signature sees it.
+    const issuing = this.insertKey(l1);
+    this.pendingSignatures.set(l1.l1Signature, issuing);
+    return issuing.finally(() => this.pendingSignatures.delete(l1.l1Signature));
+  }
+
+  private async insertKey(l1: VerifiedL1): Promise<ApiCredentials> {
     const { address, nonce, timestamp, l1Signature, referral } = l1;
     const state = this.addressState(address);
     // The nonce is a replay floor in the default profile and a key slot in the compatibility profile.
@@ -259,7 +281,6 @@ export class AuthService {
     // Claimed synchronously, before the first await, so concurrent requests cannot both pass the checks.
     const prevNonce = state.highestNonce;
     const firstKey = !state.hasKeys;
-    this.pendingSignatures.add(l1Signature);
     state.highestNonce = prevNonce === undefined || nonce > prevNonce ? nonce : prevNonce;
     state.hasKeys = true;
 
@@ -279,8 +300,6 @@ export class AuthService {
       state.highestNonce = prevNonce;
       state.hasKeys = !firstKey;
       throw e;
-    } finally {
-      this.pendingSignatures.delete(l1Signature);
     }
 
     const creds = deriveCredentials(this.ctx.secrets.masterKey, record);

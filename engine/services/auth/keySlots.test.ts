@@ -54,8 +54,8 @@ test('in the polymarket profile the nonce is a slot: a lower nonce after a highe
   assert.equal(h.auth.deriveApiKey(await l1(account, h, 0, 3)).key, zero.key);
 });
 
-test('an L1 signature is accepted once, for create and derive alike', async () => {
-  const h = harness('polymarket');
+test('in the default profile an L1 signature is accepted once, for create and derive alike', async () => {
+  const h = harness('default');
   const account = privateKeyToAccount(generatePrivateKey());
   const headers = await l1(account, h, 0);
   await h.auth.createApiKey(headers);
@@ -64,6 +64,39 @@ test('an L1 signature is accepted once, for create and derive alike', async () =
   h.auth.deriveApiKey(deriveHeaders);
   assert.equal(await refusal(() => h.auth.deriveApiKey(deriveHeaders)), 'nonce_reused');
   assert.equal(await refusal(h.auth.createApiKey(deriveHeaders)), 'nonce_reused');
+});
+
+test('in the polymarket profile the same L1 signature creates, then returns that key to create and derive again within its window (two clients built in one second)', async () => {
+  const h = harness('polymarket');
+  const account = privateKeyToAccount(generatePrivateKey());
+  const headers = await l1(account, h, 0);
+  const created = await h.auth.createApiKey(headers);
+  assert.deepEqual(await h.auth.createApiKey(headers), created);
+  assert.deepEqual(h.auth.deriveApiKey(headers), created);
+  assert.deepEqual(h.auth.deriveApiKey(headers), created);
+  const seven = await l1(account, h, 7);
+  await h.auth.createApiKey(seven);
+  assert.equal(h.auth.deriveApiKey(seven).key, (await h.auth.createApiKey(seven)).key);
+  h.clock.advance((h.ctx.config.authWindowSeconds + 1) * 1000);
+  assert.equal(await refusal(() => h.auth.deriveApiKey(headers)), 'timestamp_out_of_window');
+});
+
+test('in the polymarket profile an L1 signature never issues a second key: concurrent creates share one issuance, and after revocation the same signature is refused', async () => {
+  const h = harness('polymarket');
+  const account = privateKeyToAccount(generatePrivateKey());
+  const headers = await l1(account, h, 0);
+  const [a, b] = await Promise.all([h.auth.createApiKey(headers), h.auth.createApiKey(headers)]);
+  assert.deepEqual(a, b);
+  await h.auth.revoke({ address: account.address.toLowerCase() as `0x${string}`, apiKey: a.key });
+  assert.equal(await refusal(h.auth.createApiKey(headers)), 'nonce_reused');
+  assert.equal(await refusal(() => h.auth.deriveApiKey(headers)), 'unknown_api_key');
+  // A signature that only derived is not a key-issuing one either once its key is gone.
+  const other = privateKeyToAccount(generatePrivateKey());
+  const first = await h.auth.createApiKey(await l1(other, h, 0));
+  const deriveOnly = await l1(other, h, 0, 1);
+  h.auth.deriveApiKey(deriveOnly);
+  await h.auth.revoke({ address: other.address.toLowerCase() as `0x${string}`, apiKey: first.key });
+  assert.equal(await refusal(h.auth.createApiKey(deriveOnly)), 'nonce_reused');
 });
 
 test('derive without a live key of that nonce is refused unknown_api_key, and a revoked key is not derived', async () => {
