@@ -71,4 +71,74 @@ describe('the stream limits a shared sandbox needs', () => {
       market.bookEvent = bookEvent;
     }
   });
+
+  it('closes and cuts a socket that sends more than its message budget (50 a second, bursts of 100), and keeps one within it', async () => {
+    const ok = await t.socket('market');
+    for (let i = 0; i < 100; i++) ok.send('PING');
+    await ok.until(() => ok.messages.filter((m) => m === 'PONG').length === 100);
+    assert.equal(ok.closed, undefined, 'a burst of 100 is within the budget');
+    ok.close();
+
+    const flood = await t.socket('market');
+    for (let i = 0; i < 1000; i++) flood.send('PING');
+    await flood.until(() => flood.closed !== undefined);
+    assert.equal(flood.closed!.code, 4029);
+    assert.match(flood.closed!.reason, /more than 50 messages a second \(bursts of 100\)/);
+    const pongs = flood.messages.filter((m) => m === 'PONG').length;
+    assert.ok(pongs < 200, `answered about the burst, not the flood (${pongs})`);
+  });
+
+  it('closes a user socket that does not authenticate in time with 4001, and any socket silent past the idle timeout with 4010', async () => {
+    const limits = t.engine.ctx.streams.limits;
+    limits.loginTimeoutMs = 300;
+    limits.idleTimeoutMs = 600;
+    try {
+      const anonymous = await t.socket('user');
+      const authed = await t.socket('user');
+      const c = t.creds.get(alice.address)!;
+      authed.send({ auth: { apiKey: c.key, secret: c.secret, passphrase: c.passphrase }, type: 'user' });
+      const silent = await t.socket('market');
+      const chatty = await t.socket('market');
+      const opened = Date.now();
+      await anonymous.until(() => anonymous.closed !== undefined, 3000);
+      assert.deepEqual(anonymous.closed, { code: 4001, reason: 'no auth message within 0.3 s of opening' });
+      assert.equal(authed.closed, undefined, 'an authenticated socket has no login deadline');
+      // The chatty one PINGs every 150 ms; the silent one never speaks.
+      while (silent.closed === undefined && Date.now() - opened < 3000) {
+        chatty.send('PING');
+        authed.send('PING');
+        await new Promise((r) => setTimeout(r, 150));
+      }
+      assert.equal(silent.closed?.code, 4010);
+      assert.match(silent.closed!.reason, /silent for 0.6 s/);
+      assert.ok(Date.now() - opened >= 550, 'not before the idle timeout');
+      assert.equal(chatty.closed, undefined);
+      assert.equal(authed.closed, undefined);
+      chatty.close();
+      authed.close();
+    } finally {
+      limits.loginTimeoutMs = 10_000;
+      limits.idleTimeoutMs = 60_000;
+    }
+  });
+
+  it('refuses stream sockets past the cap with 503, so HTTP keeps its share of connections', async () => {
+    const streams = t.engine.ctx.streams;
+    const held = [await t.socket('market')];
+    // The earlier tests' sockets finish closing first: then only `held` is open.
+    await held[0]!.until(() => streams.connections === 1);
+    streams.limits.maxSockets = 1;
+    try {
+      await assert.rejects(t.socket('user'), /Unexpected server response: 503/);
+      const res = await fetch(`http://127.0.0.1:${t.port}/ok`);
+      assert.equal(res.status, 200);
+      held[0]!.close();
+      await held[0]!.until(() => held[0]!.closed !== undefined);
+      await new Promise((r) => setTimeout(r, 50));
+      held.push(await t.socket('market'));
+    } finally {
+      streams.limits.maxSockets = 3072;
+      for (const h of held) h.close();
+    }
+  });
 });
