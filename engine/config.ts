@@ -43,6 +43,8 @@ export interface EngineConfig {
   serveRenderer: boolean;
   /** Simulated participants on the demo markets (decisions §9); off with --no-sim. */
   simulation: boolean;
+  /** Stream (WebSocket) sockets open at once; default keeps a quarter of the listener's connections for HTTP (docs/api-streams.md). */
+  maxStreamSockets?: number;
 }
 
 export const LOCAL_CHAIN_ID = 31337;
@@ -72,6 +74,7 @@ export function resolveConfig(partial: Partial<EngineConfig> = {}): EngineConfig
     rotateOperatorToken: partial.rotateOperatorToken ?? true,
     allowedOrigins: partial.allowedOrigins ?? [],
     simulation: partial.simulation ?? true,
+    ...(partial.maxStreamSockets === undefined ? {} : { maxStreamSockets: partial.maxStreamSockets }),
   };
 }
 

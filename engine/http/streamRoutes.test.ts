@@ -325,6 +325,8 @@ describe('the market and user streams', () => {
     // A deep book makes each `book` dump large; the slow client asks for one dump after another.
     for (let i = 0; i < 40; i++) await t.place(bob, { side: 'BUY', price: BigInt(10 + i) * 10_000n, size: units(1) });
     t.engine.ctx.streams.limits.maxBufferedBytes = 64 * 1024;
+    // The slow client floods subscribes: lift the message budget so the backlog, not the rate, closes it.
+    t.engine.ctx.streams.limits.messageBurst = 1e9;
     const healthy = await marketSocket([yes]);
     await healthy.drain();
     const slow = await marketSocket([yes]);
@@ -341,6 +343,7 @@ describe('the market and user streams', () => {
     const got = (await healthy.drain()) as Msg[];
     assert.deepEqual(got.map((m) => m.event_type), ['price_change']);
     t.engine.ctx.streams.limits.maxBufferedBytes = 4 * 1024 * 1024;
+    t.engine.ctx.streams.limits.messageBurst = 100;
     healthy.close();
   });
 

@@ -2,7 +2,9 @@ import type { RequestGuard } from './requestGuard.js';
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { SocketWatch } from '../services/streams/socketWatch.js';
 import type { StreamService } from '../services/streams/streamService.js';
+import { UserConnection } from '../services/streams/userConnection.js';
 import { CLOSE, MAX_MESSAGE_BYTES, type StreamTransport } from '../services/streams/streamTransport.js';
 
 export const WS_PREFIX = '/ws';
@@ -25,7 +27,12 @@ export function attachStreamRoutes(server: HttpServer, streams: StreamService, g
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\nThe streams are /ws/market and /ws/user.\n');
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, path.endsWith('/market') ? 'market' : 'user', streams));
+    // Sockets past the cap are refused so the listener's remaining connections stay free for HTTP.
+    if (streams.connections >= streams.limits.maxSockets) {
+      socket.end(`HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 10\r\nContent-Type: text/plain\r\n\r\nAt most ${streams.limits.maxSockets} stream sockets are open at once; close one or retry later.\n`);
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, socket, path.endsWith('/market') ? 'market' : 'user', streams));
   };
   server.on('upgrade', onUpgrade);
   return {
@@ -38,7 +45,7 @@ export function attachStreamRoutes(server: HttpServer, streams: StreamService, g
   };
 }
 
-function serve(ws: WebSocket, channel: 'market' | 'user', streams: StreamService): void {
+function serve(ws: WebSocket, socket: Duplex, channel: 'market' | 'user', streams: StreamService): void {
   const transport: StreamTransport = {
     send: (frame) => ws.send(frame, { binary: false }),
     buffered: () => ws.bufferedAmount,
@@ -49,7 +56,28 @@ function serve(ws: WebSocket, channel: 'market' | 'user', streams: StreamService
     },
   };
   const conn = channel === 'market' ? streams.openMarket(transport) : streams.openUser(transport);
+  const { limits } = streams;
+  const watch = new SocketWatch(limits, {
+    idle: () => conn.close(CLOSE.idle, `silent for ${limits.idleTimeoutMs / 1000} s: send the text PING every 10 s`),
+    ...(conn instanceof UserConnection
+      ? { loginDue: () => conn.authenticated || conn.close(CLOSE.authRequired, `no auth message within ${limits.loginTimeoutMs / 1000} s of opening`) }
+      : {}),
+  });
+  let cut = false;
+  const spend = (): boolean => {
+    if (cut) return false;
+    if (watch.heard()) return true;
+    // Over budget: nothing more is read, the close frame goes out, and the socket is cut shortly after
+    // without waiting for the peer's answer (the delay lets the peer read the close code before the reset).
+    cut = true;
+    socket.pause();
+    conn.close(CLOSE.tooManyMessages, `more than ${limits.messagesPerSecond} messages a second (bursts of ${limits.messageBurst})`);
+    setTimeout(() => ws.terminate(), 200).unref();
+    return false;
+  };
+  ws.on('ping', spend);
   ws.on('message', (data, isBinary) => {
+    if (!spend()) return;
     try {
       conn.onMessage(isBinary ? '' : data.toString());
     } catch (e) {
@@ -61,6 +89,7 @@ function serve(ws: WebSocket, channel: 'market' | 'user', streams: StreamService
     if ((e as { code?: string }).code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') conn.close(CLOSE.tooBig, `message larger than ${MAX_MESSAGE_BYTES} bytes`);
   });
   ws.on('close', () => {
+    watch.stop();
     if (!conn.closed) {
       conn.closed = true;
       conn.onClosed();

@@ -116,9 +116,15 @@ export class MarketChannel {
     if (!a) return false;
     // What is pending goes to the current subscribers only: the book or replay below already includes it.
     this.flush();
+    if (sub.closed) return true;
     a.subscribers.add(sub);
-    if (opts.resumeFrom !== undefined && this.replay(a, sub, opts.resumeFrom)) return true;
+    if (opts.resumeFrom !== undefined && this.replay(a, sub, opts.resumeFrom)) {
+      if (sub.closed) a.subscribers.delete(sub);
+      return true;
+    }
     if (opts.initialDump || opts.resumeFrom !== undefined) sub.sendFrame(Buffer.from(JSON.stringify(this.bookEvent(a))));
+    // Closed by its own book (it stopped reading): its connection never recorded this asset, so drop it here.
+    if (sub.closed) a.subscribers.delete(sub);
     return true;
   }
 
@@ -325,7 +331,10 @@ export class MarketChannel {
     if (seq === a.seq) return true;
     const first = a.ring[0];
     if (!first || first.seq > seq + 1) return false;
-    for (const e of a.ring) if (e.seq > seq) sub.sendFrame(Buffer.from(e.text));
+    for (const e of a.ring) {
+      if (sub.closed) break;
+      if (e.seq > seq) sub.sendFrame(Buffer.from(e.text));
+    }
     return true;
   }
 

@@ -30,8 +30,10 @@ export class MarketConnection extends StreamConnection implements MarketSubscrib
     if (this.pong(text)) return;
     const msg = this.parse(text);
     if (!msg) return;
-    const ids = idList(msg.assets_ids ?? msg.asset_ids, 'assets_ids');
-    if (typeof ids === 'string') return this.sendError(ids);
+    const listed = idList(msg.assets_ids ?? msg.asset_ids, 'assets_ids');
+    if (typeof listed === 'string') return this.sendError(listed);
+    // Each distinct asset gets one book or replay: one 64 KiB message repeating an id must not multiply into hundreds of books.
+    const ids = [...new Set(listed)];
     const op = msg.operation;
     if (op !== undefined && op !== 'subscribe' && op !== 'unsubscribe') {
       return this.sendError(`'operation' must be "subscribe" or "unsubscribe"; got ${JSON.stringify(op).slice(0, 40)}`);
@@ -55,9 +57,15 @@ export class MarketConnection extends StreamConnection implements MarketSubscrib
     if (this.assets.size + fresh.length > this.limits.maxSubscriptions) {
       return this.sendError(`at most ${this.limits.maxSubscriptions} assets per connection (this one follows ${this.assets.size}, asked for ${fresh.length} more); open another connection`);
     }
+    // Every listed id counts (a repeated or already followed one too).
+    if (listed.length > this.limits.maxSubscriptions) {
+      return this.sendError(`at most ${this.limits.maxSubscriptions} asset ids per message (got ${listed.length}); list each asset once`);
+    }
     const unknown: string[] = [];
     const initialDump = msg.initial_dump !== false;
     for (const id of ids) {
+      // The socket closed under this message (e.g. it stopped reading): build nothing more for it.
+      if (this.closed) return;
       const from = (resume as Record<string, unknown> | undefined)?.[id];
       const ok = this.channel.subscribe(id, this, { initialDump, resumeFrom: typeof from === 'number' ? from : undefined });
       if (ok) this.assets.add(id);

@@ -5,7 +5,21 @@ import type { Market, MarketChange } from '../markets/marketService.js';
 import type { OrderEvents } from '../orders/orderEvents.js';
 import { MarketChannel, type BookCapture } from './marketChannel.js';
 import { MarketConnection } from './marketConnection.js';
-import { CLOSE, FLUSH_INTERVAL_MS, MAX_BUFFERED_BYTES, MAX_SUBSCRIPTIONS, REPLAY_EVENTS, type StreamConnection, type StreamLimits, type StreamTransport } from './streamTransport.js';
+import {
+  CLOSE,
+  FLUSH_INTERVAL_MS,
+  IDLE_TIMEOUT_MS,
+  LOGIN_TIMEOUT_MS,
+  MAX_BUFFERED_BYTES,
+  MAX_STREAM_SOCKETS,
+  MAX_SUBSCRIPTIONS,
+  MESSAGE_BURST,
+  MESSAGES_PER_SECOND,
+  REPLAY_EVENTS,
+  type StreamConnection,
+  type StreamLimits,
+  type StreamTransport,
+} from './streamTransport.js';
 import { UserChannel } from './userChannel.js';
 import { UserConnection } from './userConnection.js';
 
@@ -25,12 +39,23 @@ export class StreamService implements OrderEvents {
   readonly market: MarketChannel;
   readonly user: UserChannel;
   /** Bounds every connection reads at send time (tests lower them). */
-  readonly limits: StreamLimits = { maxBufferedBytes: MAX_BUFFERED_BYTES, maxSubscriptions: MAX_SUBSCRIPTIONS, replayEvents: REPLAY_EVENTS, flushIntervalMs: FLUSH_INTERVAL_MS };
+  readonly limits: StreamLimits;
   private readonly open = new Set<StreamConnection>();
   private readonly dirty = new Set<string>();
   private closing = false;
 
   constructor(private readonly ctx: EngineContext) {
+    this.limits = {
+      maxBufferedBytes: MAX_BUFFERED_BYTES,
+      maxSubscriptions: MAX_SUBSCRIPTIONS,
+      replayEvents: REPLAY_EVENTS,
+      flushIntervalMs: FLUSH_INTERVAL_MS,
+      messagesPerSecond: MESSAGES_PER_SECOND,
+      messageBurst: MESSAGE_BURST,
+      loginTimeoutMs: LOGIN_TIMEOUT_MS,
+      idleTimeoutMs: IDLE_TIMEOUT_MS,
+      maxSockets: ctx.config.maxStreamSockets ?? MAX_STREAM_SOCKETS,
+    };
     this.market = new MarketChannel(ctx, this.limits);
     this.user = new UserChannel(ctx);
   }

@@ -17,6 +17,8 @@ export const CLOSE = {
   authRequired: 4001,
   authFailed: 4003,
   revoked: 4004,
+  idle: 4010,
+  tooManyMessages: 4029,
 } as const;
 
 /** A subscriber whose socket holds more than this many unsent bytes is closed (it stopped reading). */
@@ -35,8 +37,28 @@ export const FLUSH_INTERVAL_MS = 10;
 /** Largest accepted client message (bytes); bigger ones close the socket with 1009. */
 export const MAX_MESSAGE_BYTES = 64 * 1024;
 
+/** Client messages per second one socket may send on average, and at once (a token bucket); over it the socket is closed. */
+export const MESSAGES_PER_SECOND = 50;
+export const MESSAGE_BURST = 100;
+/** A user socket must authenticate within this long of opening (else close 4001). */
+export const LOGIN_TIMEOUT_MS = 10_000;
+/** A socket that sends nothing (not even the PING asked for every 10 s) for this long is closed (4010). */
+export const IDLE_TIMEOUT_MS = 60_000;
+/**
+ * Stream sockets open at once. The engine's listener accepts 4,096 connections in all; sockets past this
+ * many are refused (503) so a quarter of the connections stay free for HTTP (GET /ok, orders) however many
+ * sockets a client opens. Set with `maxStreamSockets` in the engine's options.
+ */
+export const MAX_STREAM_SOCKETS = 3072;
+
 /** The per-connection bounds (the service holds one object; tests lower them). */
 export interface StreamLimits {
+  messagesPerSecond: number;
+  messageBurst: number;
+  loginTimeoutMs: number;
+  idleTimeoutMs: number;
+  /** Stream sockets open at once (the upgrade of one more is refused). */
+  maxSockets: number;
   maxBufferedBytes: number;
   maxSubscriptions: number;
   /** Events kept per asset for `resume_from` (at least; the ring is trimmed in chunks). */

@@ -13,6 +13,11 @@ export class UserConnection extends StreamConnection implements UserSubscriber {
   seq = 0;
   private authed = false;
 
+  /** True once the first message's credentials were accepted. */
+  get authenticated(): boolean {
+    return this.authed;
+  }
+
   constructor(
     transport: StreamTransport,
     limits: StreamLimits,
