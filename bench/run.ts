@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every performance figure of the engine, each printed beside its target and the
  * reference measured in the same run. A benchmark, not a timed test: it reports, it does not fail CI.
- * `npm run bench -- matching crypto http reference cold sim streams` runs a subset (`http` includes
+ * `npm run bench -- matching crypto http reference cold sim streams clock` runs a subset (`http` includes
  * `reference`; `streams` is the WebSocket fan-out and the order path with subscribers).
  */
 import { runColdStartBench } from './coldStartBench.js';
@@ -10,6 +10,7 @@ import { runHttpBench } from './httpBench.js';
 import { runMatchingBench } from './matchingBench.js';
 import { runReferenceBench, type ReferenceResult } from './referenceBench.js';
 import { runSimBench } from './simBench.js';
+import { runClockBench } from './clockBench.js';
 import { runStreamBench } from './streamBench.js';
 import type { ReferenceStage } from './referenceServer.js';
 
@@ -184,6 +185,13 @@ async function main(): Promise<void> {
     // the whole process's CPU with participants on, an upper bound of what they cost.
     row('participants CPU, default presets, 4 demo markets (whole process, upper bound)', `${fmt(s.cpuWithSimPercent, 2)} % of one core`, '≤ 5 %', s.cpuWithSimPercent <= 5);
     rows.push([`  same engine without participants (${s.windowSeconds} s window); difference`, `${fmt(s.cpuWithoutSimPercent, 2)} %; ${fmt(s.participantsPercent, 2)} %`, `${fmt(s.participantOrders)} participant orders in the window`, '']);
+  }
+
+  if (want('clock')) {
+    console.error('… stepped clock: one simulated hour of the calm preset, POST /admin/clock/advance vs --clock fast (best of two each)');
+    const c = await runClockBench();
+    row('advance of one simulated hour, calm preset', `${fmt(c.advanceSpeedup)}× real time (${fmt(c.advanceWallSeconds, 2)} s, ${fmt(c.participantOrders)} participant orders)`, '≥ 100×', c.advanceSpeedup >= 100);
+    row('  same hour, advance rate ÷ --clock fast rate', `${fmt(c.ratio, 2)} (fast: ${fmt(c.fastSpeedup)}× in ${fmt(c.fastWallSeconds, 2)} s)`, '≥ 0.8', c.ratio >= 0.8);
   }
 
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length), 6));

@@ -1,20 +1,20 @@
 #!/usr/bin/env node
 // Headless exchange: npm run exchange -- --port <n> --data-dir <dir> [--chain anvil|none|<json-rpc-url>]
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_RENDERER_DIST } from './http/routes/rendererRoutes.js';
 import type { Scenario } from './protocol/schemas/scenario.js';
-import { ManualClock } from './services/clock.js';
-import { FAST_EPOCH, runScenarioFast } from './services/scenarios/fastRun.js';
+import { runScenarioFast } from './services/scenarios/fastRun.js';
 import { parseScenarioText } from './services/scenarios/scenarioFile.js';
 import { createEngine } from './engine.js';
-import { checkListenHost, type ChainMode, type EngineConfig } from './config.js';
+import { checkListenHost, defaultDataDir, type ChainMode, type EngineConfig } from './config.js';
 
 const USAGE = `usage: npm run exchange -- [--port <n>] [--data-dir <dir>] [--chain anvil|none|<json-rpc-url>]
                             [--host 127.0.0.1 [--allow-remote]] [--profile default|polymarket] [--no-demo] [--no-rate-limits]
-                            [--order-version 1|2] [--no-sim] [--scenario <file.yaml|json> [--fast]]`;
+                            [--order-version 1|2] [--no-sim] [--scenario <file.yaml|json>]
+                            [--clock real|fast|stepped] [--speed <n>] [--start <unix ms|ISO time>] (--fast = --clock fast)`;
 
 function parseChain(v: string | undefined): ChainMode | undefined {
   if (v === undefined) return undefined;
@@ -38,6 +38,9 @@ async function main(): Promise<void> {
       'no-sim': { type: 'boolean' },
       scenario: { type: 'string' },
       fast: { type: 'boolean' },
+      clock: { type: 'string' },
+      speed: { type: 'string' },
+      start: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -72,9 +75,21 @@ async function main(): Promise<void> {
   if (values['no-demo']) partial.seedDemo = false;
   if (values['no-rate-limits']) partial.rateLimits = false;
   if (values['no-sim']) partial.simulation = false;
+  if (values.fast && values.clock !== undefined && values.clock !== 'fast') throw new Error(`--fast is --clock fast; it contradicts --clock ${values.clock}`);
+  const clock = values.fast ? 'fast' : values.clock;
+  if (clock !== undefined) {
+    if (clock !== 'real' && clock !== 'fast' && clock !== 'stepped') throw new Error(`--clock must be real, fast or stepped, not '${clock}'`);
+    partial.clock = clock;
+  }
+  if (values.speed !== undefined) {
+    const speed = Number(values.speed);
+    if (values.speed.trim() === '' || !Number.isFinite(speed)) throw new Error(`--speed must be a number such as 10, not '${values.speed}'`);
+    partial.speed = speed;
+  }
+  if (values.start !== undefined) partial.clockStart = parseStart(values.start);
   const scenario = values.scenario === undefined ? undefined : parseScenarioText(readFileSync(values.scenario, 'utf8'), values.scenario);
-  if (values.fast) {
-    if (!scenario) throw new Error('--fast runs a scenario: add --scenario <file>');
+  if (partial.clock === 'fast') {
+    if (!scenario) throw new Error('--clock fast runs a scenario to its end: add --scenario <file>');
     await runFast(partial, scenario, values['data-dir'] === undefined);
     return;
   }
@@ -104,15 +119,44 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-/** --fast: a backtest without wall-clock waits on a fresh temporary data directory (unless --data-dir is given). */
+/** `--start`: unix milliseconds or an ISO 8601 time. */
+function parseStart(text: string): number {
+  const ms = /^\d+$/.test(text) ? Number(text) : Date.parse(text);
+  if (!Number.isSafeInteger(ms) || ms < 0) throw new Error(`--start must be unix milliseconds or an ISO time such as 2030-01-01T00:00:00Z, not '${text}'`);
+  return ms;
+}
+
+/**
+ * --clock fast: a backtest without wall-clock waits, from the wall time of launch (or --start), on a
+ * fresh temporary data directory unless --data-dir is given. The run's report and trade export are
+ * kept: a temporary directory's run folder is copied to the default data directory's runs/ first.
+ */
 async function runFast(partial: Partial<EngineConfig>, scenario: Scenario, temporary: boolean): Promise<void> {
   const dataDir = temporary ? mkdtempSync(join(tmpdir(), 'exchange-fast-')) : partial.dataDir!;
-  const engine = await createEngine({ chain: 'none', ...partial, dataDir, serveRenderer: false }, { clock: new ManualClock(FAST_EPOCH) });
-  try {
-    process.stdout.write(JSON.stringify(await runScenarioFast(engine.ctx, scenario)) + '\n');
-  } finally {
-    await engine.close();
+  const removeTemporary = () => {
     if (temporary) rmSync(dataDir, { recursive: true, force: true });
+  };
+  // Ctrl-C or a kill mid-run must not leave the temporary directory behind.
+  const onSignal = (signal: NodeJS.Signals) => {
+    removeTemporary();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  let engine: Awaited<ReturnType<typeof createEngine>> | undefined;
+  try {
+    engine = await createEngine({ chain: 'none', ...partial, dataDir, serveRenderer: false });
+    const report = await runScenarioFast(engine.ctx, scenario);
+    await engine.close();
+    if (temporary && report.runDir) {
+      const kept = join(defaultDataDir(), 'runs', engine.ctx.clockService.recorder!.runId);
+      cpSync(report.runDir, kept, { recursive: true });
+      report.runDir = kept;
+    }
+    process.stdout.write(JSON.stringify(report) + '\n');
+  } finally {
+    await engine?.close();
+    removeTemporary();
   }
 }
 

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import type { ClockMode } from './services/clock.js';
 
 export type ChainMode = 'anvil' | 'none' | { rpcUrl: string };
 
@@ -45,7 +46,20 @@ export interface EngineConfig {
   simulation: boolean;
   /** Stream (WebSocket) sockets open at once; default keeps a quarter of the listener's connections for HTTP (docs/api-streams.md). */
   maxStreamSockets?: number;
+  /** How exchange time moves (`--clock real|fast|stepped`, decisions §11). */
+  clock: ClockMode;
+  /** `--speed N`: exchange time runs N times faster than wall time (real mode only). */
+  speed: number;
+  /** Exchange time at start, unix ms (default: the wall time of launch); pins a run for byte-identical records. */
+  clockStart?: number;
+  /** The run's seed (`--seed N`): participants, and in fast and stepped runs every id the exchange makes. */
+  seed?: number;
 }
+
+/** The seed of fast and stepped runs started without one. */
+export const DEFAULT_RUN_SEED = 1;
+/** `--speed` bounds: faster than 10,000× leaves the timers no room to keep up. */
+export const MAX_SPEED = 10_000;
 
 export const LOCAL_CHAIN_ID = 31337;
 
@@ -75,7 +89,27 @@ export function resolveConfig(partial: Partial<EngineConfig> = {}): EngineConfig
     allowedOrigins: partial.allowedOrigins ?? [],
     simulation: partial.simulation ?? true,
     ...(partial.maxStreamSockets === undefined ? {} : { maxStreamSockets: partial.maxStreamSockets }),
+    clock: checkedClockMode(partial.clock ?? 'real'),
+    speed: checkedSpeed(partial.speed ?? 1, partial.clock ?? 'real'),
+    ...(partial.clockStart !== undefined ? { clockStart: checkedInteger(partial.clockStart, 'clockStart') } : {}),
+    ...(partial.seed !== undefined ? { seed: checkedInteger(partial.seed, 'seed') } : {}),
   };
+}
+
+function checkedClockMode(v: string): ClockMode {
+  if (v !== 'real' && v !== 'fast' && v !== 'stepped') throw new Error(`--clock must be real, fast or stepped, not '${v}'`);
+  return v;
+}
+
+function checkedSpeed(v: number, mode: string): number {
+  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0 || v > MAX_SPEED) throw new Error(`--speed must be a number above 0 and at most ${MAX_SPEED}, not '${v}'`);
+  if (v !== 1 && mode !== 'real') throw new Error(`--speed applies to --clock real; a ${mode} clock runs as fast as the work allows${mode === 'stepped' ? ' between advances' : ''}`);
+  return v;
+}
+
+function checkedInteger(v: number, name: string): number {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new Error(`${name} must be a non-negative integer, not '${v}'`);
+  return v;
 }
 
 /** Loopback names and addresses: a listener on one of them is reachable from this machine only. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { join } from 'node:path';
 import { startChain } from './chain/startChain.js';
-import { resolveConfig, type EngineConfig } from './config.js';
+import { DEFAULT_RUN_SEED, resolveConfig, type EngineConfig } from './config.js';
 import { BODY_LIMIT, buildApp } from './http/app.js';
 import { createLeanServer, type LeanServer } from './http/leanServer.js';
 import { applyRequestDeadlines, BODY_TIMEOUT_MS, HEAD_TIMEOUT_MS, type RequestDeadlines } from './http/requestDeadlines.js';
@@ -9,7 +9,10 @@ import { ConnectionTracker } from './http/connectionTracker.js';
 import { leanOrderRouter } from './http/routes/leanOrderRoutes.js';
 import { DATA_PREFIX, RELAYER_PREFIX } from './http/routes/index.js';
 import { AuthService } from './services/auth/authService.js';
-import { systemClock, type Clock } from './services/clock.js';
+import { ScaledClock, SteppedClock, systemClock, type Clock } from './services/clock.js';
+import { ClockService } from './services/runs/clockService.js';
+import { RunIds } from './services/runs/runIds.js';
+import { RunRecorder } from './services/runs/runRecorder.js';
 import type { EngineContext } from './services/context.js';
 import { DataService } from './services/data/dataService.js';
 import { HeartbeatService } from './services/heartbeats/heartbeatService.js';
@@ -50,7 +53,10 @@ export interface Engine {
 }
 
 export interface CreateEngineOptions {
+  /** Exchange clock (real mode; a fast or stepped run takes it when it is a SteppedClock). */
   clock?: Clock;
+  /** Wall clock of a fast or stepped run (default: the system clock; in real mode, `clock`). */
+  wallClock?: Clock;
   logger?: boolean;
   /** Head and body deadlines of both HTTP paths (default 10 s and 30 s); tests shorten them. */
   requestDeadlines?: RequestDeadlines;
@@ -63,13 +69,16 @@ export interface CreateEngineOptions {
  */
 export async function createEngine(partial: Partial<EngineConfig> = {}, opts: CreateEngineOptions = {}): Promise<Engine> {
   const config = resolveConfig(partial);
-  const clock = opts.clock ?? systemClock;
-  const stored = loadOrCreateSecrets(config.dataDir);
+  const { clock, wallClock } = clocksOf(config, opts);
+  const startedAt = clock.nowMs();
+  // Fast and stepped runs draw every id from the seed (decisions §11), the operator key of a fresh data directory included.
+  const ids = config.clock === 'real' ? undefined : new RunIds(config.seed ?? DEFAULT_RUN_SEED);
+  const stored = loadOrCreateSecrets(config.dataDir, ids ? { operatorPrivateKey: ids.privateKey('operator'), relayPrivateKey: ids.privateKey('relay') } : {});
   const secrets = config.rotateOperatorToken || config.operatorToken ? rotateOperatorToken(config.dataDir, stored, config.operatorToken) : stored;
   const db = openDatabase(join(config.dataDir, 'exchange.sqlite'));
   const writes = new WriteBatcher(db);
 
-  const ctx = { config, clock, db, writes, secrets } as EngineContext;
+  const ctx = { config, clock, wallClock, ...(ids ? { ids } : {}), db, writes, secrets } as EngineContext;
   let chainStarted = false;
   try {
     ctx.chain = await startChain(config, secrets);
@@ -82,7 +91,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     ctx.data = new DataService(ctx);
     ctx.heartbeats = new HeartbeatService(ctx);
     ctx.sim = new SimulationService(ctx);
-    ctx.operatorBootstrap = new OperatorBootstrap(clock, () => secrets.operatorToken);
+    ctx.operatorBootstrap = new OperatorBootstrap(wallClock, () => secrets.operatorToken);
     ctx.chainProxy = new ChainProxy(ctx);
     ctx.scenarios = new ScenarioService(ctx);
     ctx.streams = new StreamService(ctx);
@@ -93,6 +102,9 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     await ctx.relayer.init();
     if (config.seedDemo) await seedDemoMarkets(ctx);
     await ctx.sim.init();
+    // A fast or stepped run reports what happened after its setup (demo seeding) under <data>/runs/.
+    const recorder = config.clock === 'real' ? undefined : new RunRecorder(ctx, config.clock, startedAt, ids!.seed);
+    ctx.clockService = new ClockService(ctx, config.clock, startedAt, recorder);
   } catch (e) {
     if (chainStarted) await ctx.chain.stop().catch(() => undefined);
     ctx.orders?.close();
@@ -147,6 +159,11 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
       await ctx.heartbeats.stop();
       ctx.scenarios.stop();
       ctx.sim.stop();
+      try {
+        ctx.clockService.recorder?.write();
+      } catch {
+        // The report is a by-product: a full disk must not keep the engine from closing.
+      }
       ctx.orders.stop();
       ctx.relayer.stop();
       streamRoutes.close();
@@ -161,4 +178,16 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
       db.close();
     },
   };
+}
+
+/** Exchange and wall clocks of a mode (decisions §11). */
+function clocksOf(config: EngineConfig, opts: CreateEngineOptions): { clock: Clock; wallClock: Clock } {
+  if (config.clock === 'real') {
+    const base = opts.clock ?? systemClock;
+    const clock = config.speed === 1 ? base : new ScaledClock(config.clockStart ?? base.nowMs(), config.speed, base);
+    return { clock, wallClock: base };
+  }
+  const wallClock = opts.wallClock ?? systemClock;
+  const clock = opts.clock instanceof SteppedClock ? opts.clock : new SteppedClock(config.clockStart ?? wallClock.nowMs());
+  return { clock, wallClock };
 }

@@ -44,6 +44,9 @@ export const ERRORS = {
   market_resolved: { status: 409, message: 'The market is resolved and no longer trades.' },
   market_not_resolved: { status: 409, message: 'The market is not resolved yet.' },
   nothing_to_redeem: { status: 400, message: 'This address holds no positions of this market to redeem.' },
+  clock_advancing: { status: 409, message: 'The exchange clock is advancing (POST /admin/clock/advance); writes wait until it has answered. Reads answer meanwhile.' },
+  clock_not_stepped: { status: 409, message: 'The exchange clock is not in stepped mode; start the engine with --clock stepped to advance it on request.' },
+  clock_stalled: { status: 409, message: 'Simulated time stopped advancing: participants scheduled work without a wait. Lower their intensity or raise latencyMs.' },
   invalid_heartbeat_id: { status: 400, message: 'Invalid Heartbeat ID: send the heartbeat_id of your last answer, or null to start a new heartbeat session.' },
 
   // relayer (interface §4.4, §7, decisions §4)

@@ -46,6 +46,9 @@ export class UlidFactory {
   private lastTime = -1;
   private lastRandom = 0n;
 
+  /** `random` draws the 80-bit random part (a seeded source makes the ids reproducible). */
+  constructor(private readonly random: () => bigint = random80) {}
+
   next(nowMs: number): string {
     if (!Number.isInteger(nowMs) || nowMs < 0 || nowMs > MAX_TIME) throw new RangeError(`ULID time out of range: ${nowMs}`);
     // A clock that steps back must not produce a smaller id: keep the previous millisecond.
@@ -55,7 +58,7 @@ export class UlidFactory {
       this.lastRandom += 1n;
     } else {
       this.lastTime = time;
-      this.lastRandom = random80();
+      this.lastRandom = this.random() & RANDOM_MAX;
     }
     return encodeTime(time) + encodeRandom(this.lastRandom);
   }

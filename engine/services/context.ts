@@ -5,6 +5,8 @@ import type { Secrets } from '../store/secrets.js';
 import type { WriteBatcher } from '../store/writeBatcher.js';
 import type { AuthService } from './auth/authService.js';
 import type { Clock } from './clock.js';
+import type { ClockService } from './runs/clockService.js';
+import type { RunIds } from './runs/runIds.js';
 import type { ChainProxy } from './chainProxy/chainProxy.js';
 import type { OperatorBootstrap } from './operatorAccess/operatorBootstrap.js';
 import type { DataService } from './data/dataService.js';
@@ -24,7 +26,12 @@ import type { StreamService } from './streams/streamService.js';
  */
 export interface EngineContext {
   readonly config: EngineConfig;
+  /** Exchange time (decisions §11): orders, trades, participants, scenarios, GTD expiry, candles, streams. */
   readonly clock: Clock;
+  /** Wall time: auth windows, GET /time, rate limits, heartbeats, bootstrap codes. Absent: the same as `clock`. */
+  readonly wallClock?: Clock;
+  /** Ids drawn from the run's seed (fast and stepped runs); absent: random ids. */
+  readonly ids?: RunIds;
   readonly db: Db;
   readonly writes: WriteBatcher;
   readonly secrets: Secrets;
@@ -42,4 +49,5 @@ export interface EngineContext {
   chainProxy: ChainProxy;
   scenarios: ScenarioService;
   streams: StreamService;
+  clockService: ClockService;
 }

@@ -21,7 +21,8 @@ function hex32(): `0x${string}` {
   return `0x${randomBytes(32).toString('hex')}`;
 }
 
-export function loadOrCreateSecrets(dataDir: string): Secrets {
+/** `fresh`: keys a new data directory takes instead of random ones (a seeded run derives its operator key, hence its condition ids, from the seed). */
+export function loadOrCreateSecrets(dataDir: string, fresh: Partial<Pick<Secrets, 'operatorPrivateKey' | 'relayPrivateKey'>> = {}): Secrets {
   makePrivateDir(dataDir);
   const path = join(dataDir, FILE);
   if (existsSync(path)) {
@@ -37,14 +38,14 @@ export function loadOrCreateSecrets(dataDir: string): Secrets {
     if (JSON.stringify(full) !== JSON.stringify(s)) writeSecrets(path, full);
     return full;
   }
-  const fresh: Secrets = {
+  const created: Secrets = {
     masterKey: randomBytes(32).toString('hex'),
     operatorToken: randomBytes(24).toString('hex'),
-    operatorPrivateKey: hex32(),
-    relayPrivateKey: hex32(),
+    operatorPrivateKey: fresh.operatorPrivateKey ?? hex32(),
+    relayPrivateKey: fresh.relayPrivateKey ?? hex32(),
   };
-  writeSecrets(path, fresh);
-  return fresh;
+  writeSecrets(path, created);
+  return created;
 }
 
 function writeSecrets(path: string, s: Secrets): void {

@@ -182,6 +182,16 @@ export class TradeRepo {
     return { rows, total };
   }
 
+  /** The largest trade id ('' without trades): where a run's recorder starts reading. */
+  lastId(): string {
+    return (this.db.prepare('SELECT MAX(id) FROM trades').pluck().get() as string | null) ?? '';
+  }
+
+  /** Trades whose id sorts after `afterId` ('' for all), oldest first: what a run's recorder has not read yet. */
+  since(afterId: string): TradeRow[] {
+    return (this.db.prepare('SELECT * FROM trades WHERE id > ? ORDER BY id').safeIntegers(true).all(afterId) as RawTrade[]).map(fromRaw);
+  }
+
   /** Trades of one market in a time window (unix ms, inclusive), oldest first: price history. */
   inWindow(conditionId: string, fromMs: number, toMs: number): TradeRow[] {
     return (

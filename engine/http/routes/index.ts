@@ -11,6 +11,7 @@ import { paperRoutes } from './paperRoutes.js';
 import { relayerRoutes } from './relayerRoutes.js';
 import { rendererRoutes } from './rendererRoutes.js';
 import { simRoutes } from './simRoutes.js';
+import { clockRoutes } from './clockRoutes.js';
 import { rpcProxyRoutes } from './rpcProxyRoutes.js';
 import { operatorBootstrapRoutes } from './operatorBootstrapRoutes.js';
 
@@ -28,6 +29,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: EngineContext): 
     adminRoutes(trading, ctx);
     compatRoutes(trading, ctx);
     simRoutes(trading, ctx);
+    clockRoutes(trading, ctx);
     operatorBootstrapRoutes(trading, ctx);
     rpcProxyRoutes(trading, ctx);
     paperRoutes(trading, ctx);

@@ -38,5 +38,6 @@ export function leanOrderRouter(ctx: EngineContext, guard?: RequestGuard): LeanR
     }
   }
 
-  return (method, target) => (method === 'POST' && target === '/order' && !ctx.rateLimiter.enabled ? postOrder : undefined);
+  // During an advance of a stepped clock, fastify answers (its hook refuses writes with 409 clock_advancing).
+  return (method, target) => (method === 'POST' && target === '/order' && !ctx.rateLimiter.enabled && ctx.clockService?.advancing !== true ? postOrder : undefined);
 }

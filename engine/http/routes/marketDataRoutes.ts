@@ -49,7 +49,7 @@ export function marketDataRoutes(app: FastifyInstance, ctx: EngineContext): void
 
   app.get('/', { schema: { tags: TAG, summary: 'Health check: the JSON string "OK"' } }, async (_req, reply) => sendJson(reply, '"OK"'));
 
-  app.get('/time', { schema: { tags: TAG, summary: 'Server time as a bare integer of unix seconds' } }, async () => Math.floor(ctx.clock.nowMs() / 1000));
+  app.get('/time', { schema: { tags: TAG, summary: 'Server time as a bare integer of unix seconds' } }, async () => Math.floor((ctx.wallClock ?? ctx.clock).nowMs() / 1000)); // wall time: stock clients sign with it (decisions §11)
 
   app.get('/book', { schema: { tags: TAG, summary: 'Order book snapshot of one token', querystring: TokenQuery, response: { 200: BookSnapshotSchema } } }, async (req, reply) => {
     const q = req.query as { token_id: string };
@@ -131,6 +131,7 @@ export function marketDataRoutes(app: FastifyInstance, ctx: EngineContext): void
     const c = ctx.chain.contracts;
     return {
       chainId: ctx.chain.chainId,
+      exchangeTime: ctx.clock.nowMs(),
       // The engine's allowlisted proxy, never the node itself (whose cheat methods set any balance).
       rpcUrl: ctx.chain.enabled && ctx.chain.rpcUrl ? publicRpcUrl(req.protocol, req.headers.host) : null,
       ws: `ws://${req.headers.host ?? `${ctx.config.host}:${ctx.config.port}`}/ws`,

@@ -74,6 +74,7 @@ export const ConditionParams = Type.Object({ condition_id: Type.String({ descrip
 
 export const ConfigResponse = Type.Object({
   chainId: Type.Integer(),
+  exchangeTime: Type.Integer({ description: 'Exchange time, unix ms (decisions §11): the simulated time in fast and stepped runs, wall time otherwise' }),
   rpcUrl: Type.Unsafe<string | null>({ type: ['string', 'null'], description: 'Local chain JSON-RPC URL, null without a chain' }),
   ws: Type.String({ description: 'Base URL of the streams: <ws>/market and <ws>/user (docs/api-streams.md)' }),
   contracts: Type.Object({

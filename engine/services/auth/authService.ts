@@ -84,8 +84,9 @@ export class AuthService {
     return this.ctx.config.profile === 'polymarket';
   }
 
+  /** Signature windows run on wall time, whatever the exchange clock does (decisions §11). */
   private nowSeconds(): number {
-    return Math.floor(this.ctx.clock.nowMs() / 1000);
+    return Math.floor((this.ctx.wallClock ?? this.ctx.clock).nowMs() / 1000);
   }
 
   private missing(headers: HeaderBag, names: AuthHeaderName[], level: 'L1' | 'L2'): void {
@@ -285,7 +286,7 @@ export class AuthService {
     state.hasKeys = true;
 
     const record: ApiKeyRecord = {
-      apiKey: randomUUID(),
+      apiKey: this.ctx.ids?.uuid() ?? randomUUID(),
       address,
       l1Nonce: nonce.toString(),
       l1Timestamp: timestamp,

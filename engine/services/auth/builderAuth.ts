@@ -90,7 +90,7 @@ export class BuilderAuth {
       });
     }
     const ts = Number(text);
-    const now = Math.floor(this.ctx.clock.nowMs() / 1000);
+    const now = Math.floor((this.ctx.wallClock ?? this.ctx.clock).nowMs() / 1000);
     const window = this.ctx.config.authWindowSeconds;
     if (Math.abs(now - ts) > window) {
       throw new ApiError('timestamp_out_of_window', `POLY_BUILDER_TIMESTAMP ${ts} is ${Math.abs(now - ts)} s from the server clock (${now}); the allowed distance is ${window} s.`, {

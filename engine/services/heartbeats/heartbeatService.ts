@@ -33,7 +33,7 @@ export interface SwitchFired {
  * previous one, or every resting order of the key's owner is cancelled through the order service's
  * cancel-all. A key that never sent a heartbeat is never touched.
  *
- * Time comes only from ctx.clock. One timer is armed for the earliest deadline and only wakes the
+ * Time comes only from the wall clock (ctx.wallClock: a client's heartbeat cadence is wall time, decisions §11). One timer is armed for the earliest deadline and only wakes the
  * service up: `sweep()` decides from the clock what is due, so tests drive it with a ManualClock.
  * Sessions live in memory: a restarted engine starts disarmed (its clients' sessions end with it).
  */
@@ -60,7 +60,7 @@ export class HeartbeatService {
   async beat(identity: Identity, previousId: string | null | undefined): Promise<{ heartbeat_id: string }> {
     // A switch that is already due fires before this beat counts: a late beat never rescues the orders.
     await this.sweep();
-    const now = this.ctx.clock.nowMs();
+    const now = (this.ctx.wallClock ?? this.ctx.clock).nowMs();
     const key = identity.apiKey;
     const live = this.sessions.get(key);
     if (previousId === null || previousId === undefined || previousId === '') {
@@ -103,7 +103,7 @@ export class HeartbeatService {
    * clock. Returns what fired.
    */
   async sweep(): Promise<SwitchFired[]> {
-    const now = this.ctx.clock.nowMs();
+    const now = (this.ctx.wallClock ?? this.ctx.clock).nowMs();
     const due: Session[] = [];
     for (const s of this.sessions.values()) if (now - s.lastBeatMs > this.timeoutMs) due.push(s);
     // Removed before any await, so concurrent sweeps never fire one session twice.
@@ -151,7 +151,7 @@ export class HeartbeatService {
     }
     if (this.timer && this.armedFor !== undefined && this.armedFor <= earliest) return;
     this.clearTimer();
-    const delay = Math.min(Math.max(0, earliest - this.ctx.clock.nowMs()), MAX_DELAY_MS);
+    const delay = Math.min(Math.max(0, earliest - (this.ctx.wallClock ?? this.ctx.clock).nowMs()), MAX_DELAY_MS);
     this.armedFor = earliest;
     this.timer = setTimeout(() => {
       this.timer = undefined;

@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js';
+import { SteppedClock, wallDelayMs, type Clock } from '../clock.js';
 
 /** setTimeout refuses delays above 2^31−1 ms (~24.8 days); longer waits re-arm on wake-up. */
 const MAX_DELAY_MS = 2 ** 31 - 1;
@@ -6,7 +6,8 @@ const MAX_DELAY_MS = 2 ** 31 - 1;
 /**
  * Tracks GTD deadlines and keeps ONE timer armed for the earliest of them (not one per order).
  * The timer only wakes the service up; the service asks `due(now)` which orders are past their
- * deadline, so a clock that tests move by hand works as well as the system clock.
+ * deadline, so a clock that tests move by hand works as well as the system clock. On a stepped clock
+ * (fast and stepped runs) the wake-up is an alarm the advance driver fires in exchange-time order.
  */
 export class ExpiryTimer {
   private readonly deadlines = new Map<string, number>();
@@ -19,7 +20,8 @@ export class ExpiryTimer {
 
   constructor(
     private readonly clock: Clock,
-    private readonly onDue: () => void,
+    /** Expires what is due; a stepped clock's driver awaits what it returns (the commit). */
+    private readonly onDue: () => unknown,
   ) {}
 
   /** Registers an order that must leave the book once the clock reaches `atMs`. */
@@ -60,10 +62,21 @@ export class ExpiryTimer {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.armedFor = undefined;
+    if (this.clock instanceof SteppedClock) {
+      const clock = this.clock;
+      const next = this.stopped ? undefined : this.next();
+      clock.setAlarm(this, next, async () => {
+        clock.setAlarm(this, undefined, () => 0);
+        const n = this.due(clock.nowMs()).length;
+        await this.onDue();
+        return n;
+      });
+      return;
+    }
     if (this.stopped) return;
     const next = this.next();
     if (next === undefined) return;
-    const delay = Math.min(Math.max(0, next - this.clock.nowMs()), MAX_DELAY_MS);
+    const delay = Math.min(wallDelayMs(this.clock, next), MAX_DELAY_MS);
     this.armedFor = next;
     this.timer = setTimeout(() => {
       this.timer = undefined;
@@ -79,6 +92,7 @@ export class ExpiryTimer {
 
   stop(): void {
     this.stopped = true;
+    if (this.clock instanceof SteppedClock) this.clock.setAlarm(this, undefined, () => 0);
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.armedFor = undefined;

@@ -96,7 +96,8 @@ export class OrderService {
   /** Signature recovery; batched to a worker thread when the verifier runs in worker mode. */
   private readonly verifier: SignatureVerifier;
   private readonly lastTrades = new Map<string, { price: bigint; side: OrderSide }>();
-  private readonly ids = new UlidFactory();
+  /** Order and trade ids; drawn from the run's seed in fast and stepped runs (decisions §11). */
+  private readonly ids: UlidFactory;
   private readonly expiry: ExpiryTimer;
   private readonly wallets = new Map<string, string>();
   /** Every write of the orders, trades, balances and ledger tables goes through it, in order. */
@@ -113,10 +114,12 @@ export class OrderService {
     this.orderRepo = new OrderRepo(ctx.db);
     this.tradeRepo = new TradeRepo(ctx.db);
     this.balanceRepo = new BalanceRepo(ctx.db);
+    this.ids = new UlidFactory(ctx.ids?.random80);
     this.expiry = new ExpiryTimer(ctx.clock, () => {
       // expireDue's memory work runs synchronously; re-arm afterwards for the next deadline.
-      void this.expireDue().catch(() => undefined);
+      const committed = this.expireDue().catch(() => undefined);
       this.expiry.arm();
+      return committed;
     });
   }
 

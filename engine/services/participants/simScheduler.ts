@@ -1,8 +1,12 @@
-import type { Clock, ManualClock } from '../clock.js';
+import { wallDelayMs, type Clock, type ManualClock } from '../clock.js';
+
+/** What a job is, for the advance's counts (`POST /admin/clock/advance` answers them). */
+export type JobKind = 'participant' | 'scenario' | 'tape' | 'marker';
 
 interface Job {
   at: number;
   seq: number;
+  kind: JobKind;
   run: () => Promise<void> | void;
 }
 
@@ -18,6 +22,8 @@ export class SimScheduler {
   private timer: NodeJS.Timeout | undefined;
   private draining = false;
   private started = false;
+  /** Jobs run so far, by kind. */
+  readonly ran: Record<JobKind, number> = { participant: 0, scenario: 0, tape: 0, marker: 0 };
 
   constructor(
     private readonly clock: Clock,
@@ -29,8 +35,8 @@ export class SimScheduler {
   }
 
   /** Runs `run` at clock time `at` (ms). */
-  at(at: number, run: Job['run']): void {
-    const job = { at, seq: this.seq++, run };
+  at(at: number, run: Job['run'], kind: JobKind = 'participant'): void {
+    const job = { at, seq: this.seq++, kind, run };
     let lo = 0;
     let hi = this.queue.length;
     while (lo < hi) {
@@ -59,12 +65,23 @@ export class SimScheduler {
   /** Fast mode: runs every job due up to `endMs`, setting the manual clock to each job's time, then to endMs. */
   async runUntil(endMs: number): Promise<void> {
     if (!this.manual) throw new Error('runUntil needs a manual clock (fast mode)');
-    while (this.queue.length > 0 && this.queue[0]!.at <= endMs) {
-      const job = this.queue.shift()!;
-      if (job.at > this.manual.nowMs()) this.manual.set(job.at);
-      await job.run();
-    }
+    while (this.queue.length > 0 && this.queue[0]!.at <= endMs) await this.runNext();
     if (endMs > this.manual.nowMs()) this.manual.set(endMs);
+  }
+
+  /** The time of the earliest job, if any. */
+  nextAt(): number | undefined {
+    return this.queue[0]?.at;
+  }
+
+  /** Fast and stepped modes: runs the earliest job, first moving the manual clock to its time. */
+  async runNext(): Promise<void> {
+    if (!this.manual) throw new Error('runNext needs a manual clock (fast or stepped mode)');
+    const job = this.queue.shift();
+    if (!job) return;
+    if (job.at > this.manual.nowMs()) this.manual.set(job.at);
+    this.ran[job.kind]++;
+    await job.run();
   }
 
   private arm(): void {
@@ -73,7 +90,7 @@ export class SimScheduler {
     this.timer = undefined;
     const next = this.queue[0];
     if (!next) return;
-    this.timer = setTimeout(() => void this.drain(), Math.max(0, next.at - this.clock.nowMs()));
+    this.timer = setTimeout(() => void this.drain(), wallDelayMs(this.clock, next.at));
     this.timer.unref();
   }
 
@@ -83,6 +100,7 @@ export class SimScheduler {
     try {
       while (this.started && this.queue.length > 0 && this.queue[0]!.at <= this.clock.nowMs()) {
         const job = this.queue.shift()!;
+        this.ran[job.kind]++;
         // Jobs handle their own errors; one that still throws must not stop the timer.
         await Promise.resolve()
           .then(job.run)

@@ -92,7 +92,7 @@ export class RateLimiter {
   }
 
   /** Decides when a request of `cls` from `client` may run, and records it. Pure except for the logs. */
-  admit(client: string, cls: RateClass, nowMs = this.ctx.clock.nowMs()): Admission {
+  admit(client: string, cls: RateClass, nowMs = (this.ctx.wallClock ?? this.ctx.clock).nowMs()): Admission {
     const counted: Counted[] = [];
     const add = (name: RateClass) =>
       RATE_CLASSES[name].forEach((w, i) => {

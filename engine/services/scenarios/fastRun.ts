@@ -11,6 +11,8 @@ export interface FastRunReport {
   trades: number;
   steps: number;
   failedSteps: number;
+  /** Where the run's report and trade export went (an engine started with --clock fast). */
+  runDir?: string;
 }
 
 /** FAST_EPOCH: where a fast run's manual clock starts, so two runs of one scenario replay identically. */
@@ -18,14 +20,17 @@ export const FAST_EPOCH = Date.UTC(2030, 0, 1);
 
 /**
  * Runs a scenario to its end in fast mode (the engine must be on a ManualClock): no wall-clock waits,
- * participants and events run back to back in simulated time. Wall time is measured here, outside the
- * simulation, only to report the speed-up.
+ * participants, events and (on a SteppedClock) GTD expiries run back to back in simulated time through
+ * the clock service's driver, which fails with `clock_stalled` if simulated time stops advancing. Wall
+ * time is measured here, outside the simulation, only to report the speed-up.
  */
 export async function runScenarioFast(ctx: EngineContext, scenario: Scenario): Promise<FastRunReport> {
   const tradesBefore = countTrades(ctx);
   const t0 = performance.now();
-  await ctx.scenarios.start({ scenario });
-  const p = await ctx.scenarios.runToEnd();
+  const started = await ctx.scenarios.start({ scenario });
+  await ctx.clockService.runUntil(started.startedAt + Math.round(scenario.durationSeconds * 1000));
+  const p = ctx.scenarios.current()!;
+  const runDir = ctx.clockService.recorder?.write();
   const wallSeconds = (performance.now() - t0) / 1000;
   return {
     scenario: scenario.name,
@@ -35,6 +40,7 @@ export async function runScenarioFast(ctx: EngineContext, scenario: Scenario): P
     trades: countTrades(ctx) - tradesBefore,
     steps: p.steps.length,
     failedSteps: p.steps.filter((s) => !s.ok).length,
+    ...(runDir !== undefined ? { runDir } : {}),
   };
 }
 

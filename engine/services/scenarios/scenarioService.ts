@@ -77,13 +77,13 @@ export class ScenarioService {
       sched.at(startedAt + Math.round(e.at * 1000), async () => {
         if (this.run?.gen !== gen) return;
         await this.apply(e, progress);
-      });
+      }, 'scenario');
     }
     sched.at(startedAt + Math.round(scenario.durationSeconds * 1000), () => {
       if (this.run?.gen !== gen) return;
       progress.state = 'finished';
       progress.elapsedSeconds = scenario.durationSeconds;
-    });
+    }, 'marker');
     return this.current()!;
   }
 
