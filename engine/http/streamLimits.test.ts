@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { PrivateKeyAccount } from 'viem/accounts';
-import { accounts, units } from '../services/orders/orderTestKit.js';
+import { accounts, units } from '../testkit/orderKit.js';
 import { createL1Headers } from '../client/createL1Headers.js';
 import { createL2Headers } from '../client/createL2Headers.js';
-import { StreamTestEngine, type HeaderBuilders } from './streamTestKit.js';
+import { StreamTestEngine, type HeaderBuilders } from '../testkit/streamKit.js';
 
 const HEADERS: HeaderBuilders = { l1: async (a, c, n, ts) => ({ ...(await createL1Headers(a, c, n, ts)) }), l2: (cr, addr, req) => ({ ...createL2Headers(cr, addr as `0x${string}`, req) }) };
 const [alice] = accounts as [PrivateKeyAccount];

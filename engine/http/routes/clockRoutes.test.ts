@@ -6,7 +6,7 @@ import { Wallet } from '@ethersproject/wallet';
 import { ClobClient, OrderType, Side, type SignedOrder } from '@polymarket/clob-client';
 import type { Engine } from '../../engine.js';
 import type { EngineConfig } from '../../config.js';
-import { startListeningEngine } from './clobClientTestKit.js';
+import { startListeningEngine } from '../../testkit/clobClientKit.js';
 
 /** Exchange time of these runs: pinned, so two runs stamp the same times (the wall clock keeps signing). */
 const START = Date.UTC(2030, 0, 1);
