@@ -1,0 +1,165 @@
+import { createOrderBook } from '../../book/orderBook.js';
+import type { MarketBook, OrderHandle } from '../../book/types.js';
+import { ONE } from '../../protocol/amounts.js';
+import type { Address } from '../../protocol/eip712.js';
+import { UlidFactory, normalizeUlid } from '../../protocol/ulid.js';
+import { deriveProxyWalletAddress, deriveSafeAddress } from '../../protocol/walletAddresses.js';
+import { BalanceRepo } from '../../store/balanceRepo.js';
+import { OrderRepo, type OrderRow, type OrderSide } from '../../store/orderRepo.js';
+import type { OrderWriter } from '../../store/orderWriter.js';
+import type { OrderWrite } from '../../store/orderWrites.js';
+import { TradeRepo, type TradeRow } from '../../store/tradeRepo.js';
+import type { EngineContext } from '../context.js';
+import { BalanceSheet } from './balanceSheet.js';
+import { ExpiryTimer } from './expiryTimer.js';
+import type { LiveOrder } from './liveOrder.js';
+import type { OrderEvents } from './orderEvents.js';
+import { GTD_BUFFER_SECONDS } from './validateOrder.js';
+
+/** A market's book and its resting orders by book handle (an order is in `orders` exactly while it rests on `book`). */
+export interface MarketBookState {
+  readonly book: MarketBook;
+  readonly orders: Map<OrderHandle, LiveOrder>;
+}
+
+/**
+ * The order service's memory, shared by its parts (placement, settlement, cancels, queries, paper
+ * account): books, live orders, balances, the duplicate index, last trades, the GTD timer and the
+ * writer every change goes through. It changes synchronously so placements within one event-loop
+ * turn see each other.
+ */
+export class TradingState {
+  readonly orderRepo: OrderRepo;
+  readonly tradeRepo: TradeRepo;
+  readonly balanceRepo: BalanceRepo;
+  /** Per market: its book and the live orders resting on it by book handle (fills name their maker by handle). */
+  readonly books = new Map<string, MarketBookState>();
+  readonly live = new Map<string, LiveOrder>();
+  readonly sheet = new BalanceSheet();
+  /**
+   * Duplicate index, the only one (the table has no unique keys, see migration 006): 'd:'+digest and
+   * 's:'+maker+':'+salt of every order ever stored or accepted and being committed, each mapped to
+   * its order id. Loaded from the table on first use, so placement never queries for duplicates.
+   */
+  private dupKeys: Map<string, string> | undefined;
+  private readonly lastTrades = new Map<string, { price: bigint; side: OrderSide }>();
+  /** Order and trade ids; drawn from the run's seed in fast and stepped runs (decisions §11). */
+  readonly ids: UlidFactory;
+  readonly expiry: ExpiryTimer;
+  private readonly wallets = new Map<string, string>();
+  /** The streams service's hooks (services/streams): told of every change, then of its commit. */
+  events: OrderEvents | undefined;
+
+  constructor(
+    private readonly ctx: EngineContext,
+    /** Every write of the orders, trades, balances and ledger tables goes through it, in order. */
+    readonly writer: OrderWriter,
+    onExpiryDue: () => unknown,
+  ) {
+    this.orderRepo = new OrderRepo(ctx.db);
+    this.tradeRepo = new TradeRepo(ctx.db);
+    this.balanceRepo = new BalanceRepo(ctx.db);
+    this.ids = new UlidFactory(ctx.ids?.random80);
+    this.expiry = new ExpiryTimer(ctx.clock, onExpiryDue);
+  }
+
+  /** The duplicate index (see dupKeys), built from the orders table on first use. */
+  duplicateKeys(): Map<string, string> {
+    if (!this.dupKeys) {
+      const keys = new Map<string, string>();
+      this.orderRepo.forEachDuplicateKey((id, digest, maker, salt) => {
+        keys.set('d:' + digest, id);
+        keys.set('s:' + maker + ':' + salt, id);
+      });
+      this.dupKeys = keys;
+    }
+    return this.dupKeys;
+  }
+
+  /** Drops keys of an order that was not stored after all (so it is a duplicate of nothing). */
+  forgetKeys(keys: readonly string[]): void {
+    for (const k of keys) this.dupKeys?.delete(k);
+  }
+
+  bookOf(conditionId: string): MarketBookState {
+    let b = this.books.get(conditionId);
+    if (!b) {
+      b = { book: createOrderBook(), orders: new Map() };
+      this.books.set(conditionId, b);
+    }
+    return b;
+  }
+
+  rememberLastTrade(t: TradeRow): void {
+    const flip = (s: OrderSide): OrderSide => (s === 'BUY' ? 'SELL' : 'BUY');
+    const market = this.ctx.markets.byCondition(t.conditionId);
+    const tokens = market ? market.tokenIds : [t.takerAssetId];
+    for (const token of tokens) {
+      this.lastTrades.set(token, { price: priceOnToken(t, token), side: token === t.takerAssetId ? t.takerSide : flip(t.takerSide) });
+    }
+  }
+
+  /** The last fill seen on a token (a fill on the other token of the market counts, mirrored). */
+  lastTrade(tokenId: string): { price: bigint; side: OrderSide } | undefined {
+    return this.lastTrades.get(canonicalTokenId(tokenId));
+  }
+
+  outcomesOf(conditionId: string): readonly [string, string] | undefined {
+    return this.ctx.markets.byCondition(conditionId)?.outcomes;
+  }
+
+  /** The proxy (1) or Safe (2) wallet of an owner, lower-case (CREATE2 addresses: derived once, then cached). */
+  walletOf(type: 1 | 2, owner: string): string | undefined {
+    const key = type + ':' + owner.toLowerCase();
+    const cached = this.wallets.get(key);
+    if (cached !== undefined) return cached;
+    const d = this.ctx.chain.deployment;
+    if (!d) return undefined;
+    const o = owner.toLowerCase() as Address;
+    const w = (type === 1 ? deriveProxyWalletAddress(o, d) : deriveSafeAddress(o, d)).toLowerCase();
+    this.wallets.set(key, w);
+    return w;
+  }
+
+  /** An order id as given: a ULID (any case) or the order's 0x EIP-712 hash (decisions §6), as its ULID. */
+  resolveId(raw: string): string {
+    if (/^0x[0-9a-fA-F]{64}$/.test(raw)) return this.duplicateKeys().get('d:' + raw.toLowerCase()) ?? raw;
+    return normalizeUlid(raw);
+  }
+
+  /** An order's id in answers: its 0x hash in the polymarket profile, else its ULID. */
+  answerId(o: OrderRow): string {
+    return this.ctx.config.profile === 'polymarket' ? o.digest : o.id;
+  }
+
+  /** An order's row: live in memory, else as stored. */
+  rowOf(id: string): OrderRow | undefined {
+    return this.live.get(id) ?? this.orderRepo.get(id);
+  }
+
+  /** Makes `ops` durable as one group, telling the listener before and after. */
+  async commit(ops: OrderWrite[]): Promise<void> {
+    if (ops.length === 0) return;
+    const captured = this.events?.capture(ops);
+    await this.writer.submit(ops);
+    if (captured !== undefined) this.events?.committed(captured);
+  }
+}
+
+/** When a GTD order leaves the book: expiration − 60 s (decisions §3), in ms. */
+export function expiryDeadline(o: Pick<OrderRow, 'expiration'>): number {
+  return (o.expiration - GTD_BUFFER_SECONDS) * 1000;
+}
+
+/** Token ids are decimal uint256 strings; compare their canonical form (no leading zeros). */
+export function canonicalTokenId(tokenId: unknown): string {
+  const s = String(tokenId ?? '');
+  return /^\d{1,78}$/.test(s) ? BigInt(s).toString() : s;
+}
+
+/** A fill's price seen on `token`: the taker's or maker's price, or the complement for the other token. */
+export function priceOnToken(t: TradeRow, token: string): bigint {
+  if (token === t.takerAssetId) return t.price;
+  if (token === t.makerAssetId) return t.makerPrice;
+  return ONE - t.price;
+}
