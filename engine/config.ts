@@ -45,6 +45,8 @@ export interface EngineConfig {
   simulation: boolean;
   /** Stream (WebSocket) sockets open at once; default keeps a quarter of the listener's connections for HTTP (docs/api-streams.md). */
   maxStreamSockets?: number;
+  /** Resting orders one account may hold (docs/api-orders.md); default 10,000. */
+  maxOpenOrders?: number;
 }
 
 export const LOCAL_CHAIN_ID = 31337;
@@ -75,6 +77,7 @@ export function resolveConfig(partial: Partial<EngineConfig> = {}): EngineConfig
     allowedOrigins: partial.allowedOrigins ?? [],
     simulation: partial.simulation ?? true,
     ...(partial.maxStreamSockets === undefined ? {} : { maxStreamSockets: partial.maxStreamSockets }),
+    ...(partial.maxOpenOrders === undefined ? {} : { maxOpenOrders: partial.maxOpenOrders }),
   };
 }
 

@@ -121,6 +121,8 @@ export const PLACEMENT_ERRORS = {
   DELAYING_ORDER_ERROR: 'error delaying the order',
   FOK_ORDER_NOT_FILLED_ERROR: "order couldn't be fully filled, FOK orders are fully filled/killed",
   MARKET_NOT_READY: 'the market is not yet ready to process new orders',
+  /** This exchange's own: the account already has the most resting orders it may have (docs/api-orders.md). */
+  INVALID_ORDER_TOO_MANY_OPEN_ORDERS: 'too many open orders: cancel some before placing more',
 } as const;
 
 export type PlacementErrorCode = keyof typeof PLACEMENT_ERRORS;

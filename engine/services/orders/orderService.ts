@@ -24,6 +24,7 @@ import { settleFill } from './settleFill.js';
 import { toTradeRecord, type TradeRecord } from './tradeRecord.js';
 import { toQueueEntry, type QueueEntry } from './queueEntry.js';
 import { sharedSignatureVerifier, type SignatureVerifier } from '../crypto/signatureVerifier.js';
+import { LiveOrders, MAX_OPEN_ORDERS } from './liveOrders.js';
 import { GTD_BUFFER_SECONDS, isRejection, signingDigestOf, validateOrder, type ValidationDeps } from './validateOrder.js';
 import { feeLedgerEntries, feeRateRejection, takerFee, takerFeeBound } from '../fees/takerFee.js';
 
@@ -85,7 +86,7 @@ export class OrderService {
   private readonly balanceRepo: BalanceRepo;
   /** Per market: its book and the live orders resting on it by book handle (fills name their maker by handle). */
   private readonly books = new Map<string, MarketBookState>();
-  private readonly live = new Map<string, LiveOrder>();
+  private readonly live: LiveOrders;
   private readonly sheet = new BalanceSheet();
   /**
    * Duplicate index, the only one (the table has no unique keys, see migration 006): 'd:'+digest and
@@ -108,6 +109,7 @@ export class OrderService {
     private readonly ctx: EngineContext,
     opts: { verifier?: SignatureVerifier; writer?: OrderWriter } = {},
   ) {
+    this.live = new LiveOrders(ctx.config.maxOpenOrders ?? MAX_OPEN_ORDERS);
     this.verifier = opts.verifier ?? sharedSignatureVerifier();
     this.writer = opts.writer ?? new OrderWriter(ctx.db, ctx.writes);
     this.orderRepo = new OrderRepo(ctx.db);
@@ -304,6 +306,8 @@ export class OrderService {
     }
 
     const terms = toBookTerms(v.outcomeIndex, v.side, Number(v.price));
+    const overCap = this.live.capRejection(identity.address.toLowerCase(), () => (v.orderType === 'GTC' || v.orderType === 'GTD') && this.bookOf(v.market.conditionId).book.fillable(terms.side, terms.price, Number(v.size)) < Number(v.size));
+    if (overCap) return { result: rejected(overCap.code, overCap.message), ops, keys: [] };
     if (body.postOnly === true) {
       if (v.orderType !== 'GTC' && v.orderType !== 'GTD') {
         return { result: rejected('INVALID_ORDER_ERROR', `invalid post-only order: postOnly is only supported for GTC and GTD orders (got ${v.orderType}).`), ops, keys: [] };
