@@ -17,6 +17,7 @@ export interface ElectronApp {
   on(event: 'before-quit', listener: (e: ElectronEvent) => void): unknown;
   on(event: 'second-instance', listener: () => void): unknown;
   on(event: 'activate', listener: () => void): unknown;
+  on(event: 'web-contents-created', listener: (e: ElectronEvent, contents: ElectronWebContents) => void): unknown;
   quit(): void;
   exit(code?: number): void;
 }
@@ -27,7 +28,8 @@ export interface WindowOpenHandlerDetails {
 
 export interface ElectronWebContents {
   setWindowOpenHandler(handler: (details: WindowOpenHandlerDetails) => { action: 'deny' | 'allow' }): void;
-  on(event: 'will-navigate', listener: (e: ElectronEvent, url: string) => void): unknown;
+  on(event: 'will-navigate' | 'will-redirect', listener: (e: ElectronEvent & { url?: string }, url: string) => void): unknown;
+  on(event: 'will-attach-webview', listener: (e: ElectronEvent) => void): unknown;
 }
 
 export interface BrowserWindowOptions {

@@ -6,6 +6,7 @@ import type {
   ElectronEvent,
   ElectronMainApi,
   ElectronPreloadApi,
+  ElectronWebContents,
   IpcMainInvokeEvent,
   PermissionCheckHandler,
   PermissionRequestHandler,
@@ -14,25 +15,39 @@ import type {
 
 type Listener = (...args: never[]) => unknown;
 
+/** A webContents double: its handlers by event; `fire` simulates an event and says whether a listener prevented it. */
+export class FakeWebContents implements ElectronWebContents {
+  openHandler?: (d: WindowOpenHandlerDetails) => { action: 'deny' | 'allow' };
+  readonly listeners = new Map<string, Array<(e: ElectronEvent, url: string) => void>>();
+  setWindowOpenHandler(h: (d: WindowOpenHandlerDetails) => { action: 'deny' | 'allow' }): void {
+    this.openHandler = h;
+  }
+  on(event: string, l: (e: ElectronEvent, url: string) => void): void {
+    this.listeners.set(event, [...(this.listeners.get(event) ?? []), l]);
+  }
+  fire(event: string, url = ''): boolean {
+    let prevented = false;
+    for (const l of this.listeners.get(event) ?? []) l({ preventDefault: () => (prevented = true) }, url);
+    return prevented;
+  }
+}
+
 export class FakeWindow implements ElectronBrowserWindow {
   loaded: string[] = [];
   shown = false;
   destroyed = false;
-  openHandler?: (d: WindowOpenHandlerDetails) => { action: 'deny' | 'allow' };
-  navigateListeners: ((e: ElectronEvent, url: string) => void)[] = [];
   readyListeners: (() => void)[] = [];
+  readonly webContents = new FakeWebContents();
   constructor(readonly options: BrowserWindowOptions) {
     FakeWindow.created.push(this);
+    // Like Electron: the app hears of the window's webContents as it is created.
+    FakeWindow.onCreated?.(this.webContents);
   }
   static created: FakeWindow[] = [];
-  readonly webContents = {
-    setWindowOpenHandler: (h: (d: WindowOpenHandlerDetails) => { action: 'deny' | 'allow' }) => {
-      this.openHandler = h;
-    },
-    on: (_event: 'will-navigate', l: (e: ElectronEvent, url: string) => void) => {
-      this.navigateListeners.push(l);
-    },
-  };
+  static onCreated: ((contents: FakeWebContents) => void) | undefined;
+  get openHandler(): ((d: WindowOpenHandlerDetails) => { action: 'deny' | 'allow' }) | undefined {
+    return this.webContents.openHandler;
+  }
   async loadURL(url: string) {
     this.loaded.push(url);
   }
@@ -52,9 +67,7 @@ export class FakeWindow implements ElectronBrowserWindow {
   }
   /** Simulates a navigation attempt; returns whether the window blocked it. */
   navigate(url: string): boolean {
-    let prevented = false;
-    for (const l of this.navigateListeners) l({ preventDefault: () => (prevented = true) }, url);
-    return prevented;
+    return this.webContents.fire('will-navigate', url);
   }
 }
 
@@ -88,6 +101,7 @@ export function fakeElectron(opts: { lock?: boolean; userData?: string; safeStor
   const errors: { title: string; content: string }[] = [];
   const state = { quitCalls: 0, exitCode: undefined as number | undefined };
   FakeWindow.created = [];
+  FakeWindow.onCreated = (contents) => emit('web-contents-created', { preventDefault: () => undefined }, contents);
 
   const emit = (event: string, ...args: unknown[]) => {
     for (const l of listeners.get(event) ?? []) (l as (...a: unknown[]) => unknown)(...args);

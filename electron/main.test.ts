@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Engine, EngineConfig, ReadyLine } from '../engine/index.js';
-import { fakeElectron } from './fakeElectron.js';
+import { FakeWebContents, fakeElectron } from './fakeElectron.js';
 import { IPC_CHANNELS } from './ipc.js';
 import { desktopDataDir, runMain } from './main.js';
 
@@ -99,6 +99,32 @@ test('navigation away from the terminal is blocked and new windows are denied', 
   assert.equal(win.navigate('https://elsewhere.example/'), true);
   assert.deepEqual(win.openHandler?.({ url: 'https://docs.example/' }), { action: 'deny' });
   assert.deepEqual(fe.opened, ['https://elsewhere.example/', 'https://docs.example/']);
+});
+
+test('a server redirect away from the terminal is stopped, one inside it goes through', async () => {
+  const fe = fakeElectron();
+  const eng = fakeEngine();
+  await runMain(fe.api, { preloadPath: '/p', createEngine: eng.createEngine, log: () => undefined });
+  const [win] = fe.windows();
+  assert.ok(win);
+  assert.equal(win.webContents.fire('will-redirect', 'http://127.0.0.1:4321/app/markets'), false);
+  assert.equal(win.webContents.fire('will-redirect', 'https://rebind.example/phish'), true);
+  assert.equal(win.webContents.fire('will-redirect', 'http://127.0.0.1:4321/rpc'), true);
+  assert.deepEqual(fe.opened, [], 'a redirect opens nothing in the system browser');
+});
+
+test('every webContents the app creates, not only the window, is held to the terminal', async () => {
+  const fe = fakeElectron();
+  const eng = fakeEngine();
+  await runMain(fe.api, { preloadPath: '/p', createEngine: eng.createEngine, log: () => undefined });
+  // A webContents the app did not make itself (a devtools, popup or webview one).
+  const other = new FakeWebContents();
+  fe.emit('web-contents-created', { preventDefault: () => undefined }, other);
+  assert.deepEqual(other.openHandler?.({ url: 'https://docs.example/' }), { action: 'deny' });
+  assert.equal(other.fire('will-navigate', 'https://elsewhere.example/'), true);
+  assert.equal(other.fire('will-redirect', 'https://elsewhere.example/'), true);
+  assert.equal(other.fire('will-attach-webview'), true);
+  assert.equal(other.fire('will-navigate', 'http://127.0.0.1:4321/app/'), false);
 });
 
 test('quitting waits for the engine to close, then quits for real', async () => {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Engine, EngineConfig, ReadyLine } from '../engine/index.js';
-import type { ElectronBrowserWindow, ElectronMainApi, ElectronSafeStorage, ElectronSession, IpcMainInvokeEvent } from './electronApi.js';
+import type { ElectronBrowserWindow, ElectronEvent, ElectronMainApi, ElectronSafeStorage, ElectronSession, IpcMainInvokeEvent } from './electronApi.js';
 import { IPC_CHANNELS, MAX_SECRET_CHARS, isSafeExternalUrl, type EngineInfo, type SecretStorageStatus } from './ipc.js';
 import { pickPort } from './stablePort.js';
 
@@ -108,6 +108,26 @@ export async function runMain(electron: ElectronMainApi, opts: RunMainOptions): 
     if (win.isMinimized()) win.restore();
     win.focus();
   });
+  // Every webContents the app ever creates (the window, a devtools or popup one, anything later) shows
+  // the terminal only: new windows are denied (web links open in the system browser), navigations and
+  // server redirects away from it are stopped, and no <webview> attaches. Until the engine is up there
+  // is no terminal URL, so nothing may navigate at all.
+  const terminal: { url?: string } = {};
+  const stayOnTerminal = (e: ElectronEvent & { url?: string }, legacyUrl: string, redirect: boolean): void => {
+    const url = typeof legacyUrl === 'string' ? legacyUrl : String(e.url ?? '');
+    if (terminal.url !== undefined && url.startsWith(terminal.url)) return;
+    e.preventDefault();
+    if (!redirect && isSafeExternalUrl(url)) void shell.openExternal(url);
+  };
+  app.on('web-contents-created', (_e, contents) => {
+    contents.setWindowOpenHandler(({ url }) => {
+      if (isSafeExternalUrl(url)) void shell.openExternal(url);
+      return { action: 'deny' };
+    });
+    contents.on('will-navigate', (e, url) => stayOnTerminal(e, url, false));
+    contents.on('will-redirect', (e, url) => stayOnTerminal(e, url, true));
+    contents.on('will-attach-webview', (e) => e.preventDefault());
+  });
   app.on('window-all-closed', () => app.quit());
   app.on('before-quit', (e) => {
     // Hold the quit until the engine has flushed its writes and stopped the chain, then quit again.
@@ -152,7 +172,8 @@ export async function runMain(electron: ElectronMainApi, opts: RunMainOptions): 
   log(JSON.stringify({ ...ready, operatorToken: '(not logged)' }));
 
   const info: EngineInfo = { ...ready, appVersion: app.getVersion() };
-  const appUrl = `${ready.trading}/app/`;
+  const terminalUrl = `${ready.trading}/app/`;
+  terminal.url = terminalUrl;
 
   ipcMain.handle(IPC_CHANNELS.getEngineInfo, (event) => {
     if (!isTrustedSender(event, ready.trading)) throw new Error('getEngineInfo is only answered to the terminal page');
@@ -179,18 +200,9 @@ export async function runMain(electron: ElectronMainApi, opts: RunMainOptions): 
       autoHideMenuBar: true,
       webPreferences: { preload: opts.preloadPath, contextIsolation: true, nodeIntegration: false, sandbox: true },
     });
-    // The window shows our terminal only; every other link opens in the system browser.
-    w.webContents.setWindowOpenHandler(({ url }) => {
-      if (isSafeExternalUrl(url)) void shell.openExternal(url);
-      return { action: 'deny' };
-    });
-    w.webContents.on('will-navigate', (e, url) => {
-      if (url.startsWith(appUrl)) return;
-      e.preventDefault();
-      if (isSafeExternalUrl(url)) void shell.openExternal(url);
-    });
+    // Its webContents got the navigation guards from the web-contents-created handler above.
     w.once('ready-to-show', () => w.show());
-    void w.loadURL(appUrl);
+    void w.loadURL(terminalUrl);
     return w;
   };
 
@@ -199,5 +211,5 @@ export async function runMain(electron: ElectronMainApi, opts: RunMainOptions): 
     if (!win || win.isDestroyed()) win = openWindow();
   });
 
-  return { info, appUrl, window: () => win };
+  return { info, appUrl: terminalUrl, window: () => win };
 }

@@ -54,6 +54,8 @@ export interface EngineConfig {
   clockStart?: number;
   /** The run's seed (`--seed N`): participants, and in fast and stepped runs every id the exchange makes. */
   seed?: number;
+  /** Resting orders one account may hold (docs/api-orders.md); default 10,000. */
+  maxOpenOrders?: number;
 }
 
 /** The seed of fast and stepped runs started without one. */
@@ -93,6 +95,7 @@ export function resolveConfig(partial: Partial<EngineConfig> = {}): EngineConfig
     speed: checkedSpeed(partial.speed ?? 1, partial.clock ?? 'real'),
     ...(partial.clockStart !== undefined ? { clockStart: checkedInteger(partial.clockStart, 'clockStart') } : {}),
     ...(partial.seed !== undefined ? { seed: checkedInteger(partial.seed, 'seed') } : {}),
+    ...(partial.maxOpenOrders === undefined ? {} : { maxOpenOrders: partial.maxOpenOrders }),
   };
 }
 

@@ -29,6 +29,7 @@ export const ERRORS = {
   misdirected_host: { status: 421, message: 'This exchange answers only to this machine\'s loopback names (127.0.0.1, localhost, [::1]) and its configured host.' },
   cross_origin_refused: { status: 403, message: 'Requests from other web sites are refused; only the terminal served by this engine may call it from a browser.' },
   invalid_bootstrap_code: { status: 401, message: 'The bootstrap code is unknown, used or expired (each works once, for a minute). Restart `npm start`, or paste the operatorToken of the ready line.' },
+  api_key_limit: { status: 409, message: 'This wallet holds the most live API keys it may (100). Reuse one or revoke one with DELETE /auth/api-key.' },
   operator_unauthorized: { status: 401, message: 'Operator routes need Authorization: Bearer <operatorToken> (printed in the ready line).' },
 
   // orders (interface §7, decisions §3)
@@ -123,6 +124,8 @@ export const PLACEMENT_ERRORS = {
   DELAYING_ORDER_ERROR: 'error delaying the order',
   FOK_ORDER_NOT_FILLED_ERROR: "order couldn't be fully filled, FOK orders are fully filled/killed",
   MARKET_NOT_READY: 'the market is not yet ready to process new orders',
+  /** This exchange's own: the account already has the most resting orders it may have (docs/api-orders.md). */
+  INVALID_ORDER_TOO_MANY_OPEN_ORDERS: 'too many open orders: cancel some before placing more',
 } as const;
 
 export type PlacementErrorCode = keyof typeof PLACEMENT_ERRORS;

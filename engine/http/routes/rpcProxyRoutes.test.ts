@@ -66,6 +66,44 @@ describe("the local chain's JSON-RPC as web pages and wallets reach it", () => {
     assert.equal(await balance(), '0x1', 'no cheat went through');
   });
 
+  it('matches batch answers to requests by id, answers no notification and never a null entry', async () => {
+    const chainId = `0x${ready.chainId.toString(16)}`;
+    const batch = await fetch(rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([
+        { jsonrpc: '2.0', method: 'eth_chainId', params: [] },
+        { jsonrpc: '2.0', id: 'A', method: 'anvil_mine', params: [] },
+        { jsonrpc: '2.0', id: 'B', method: 'eth_chainId', params: [] },
+        { jsonrpc: '2.0', id: 'B2', method: 'eth_blockNumber', params: [] },
+        { jsonrpc: '2.0', method: 'anvil_setBalance', params: [VICTIM, '0xffffff'] },
+      ]),
+    });
+    const answers = (await batch.json()) as Array<{ id: unknown; error?: { code: number }; result?: string }>;
+    assert.ok(answers.every((a) => a !== null), 'no null entries');
+    assert.deepEqual(answers.map((a) => a.id), ['A', 'B', 'B2']);
+    assert.equal(answers[0]!.error?.code, -32601);
+    assert.equal(answers[1]!.result, chainId);
+    assert.match(String(answers[2]!.result), /^0x[0-9a-f]+$/);
+
+    const lone = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', method: 'eth_chainId', params: [] }) });
+    assert.equal(lone.status, 204, 'a lone notification gets no answer');
+    assert.equal(await lone.text(), '');
+  });
+
+  it('refuses deeply nested params with a 400 naming the problem, not a 502', async () => {
+    const deep = '['.repeat(5000) + ']'.repeat(5000);
+    const res = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"jsonrpc":"2.0","id":1,"method":"eth_call","params":${deep}}` });
+    const text = await res.text();
+    assert.equal(res.status, 400, text);
+    assert.match(text, /invalid_field/);
+    assert.match(text, /nest deeper than 16 levels/);
+    // Params as deep as real ones (eth_getLogs topics) still go through.
+    const logs = await rpc(rpcUrl, { jsonrpc: '2.0', id: 2, method: 'eth_getLogs', params: [{ fromBlock: '0x0', topics: [[null]] }] });
+    assert.equal(logs.status, 200);
+    assert.ok(Array.isArray(logs.body.result));
+  });
+
   it("the node's own port refuses browser origins: no CORS answer to a preflight, simple requests rejected", async () => {
     const node = engine.ctx.chain.rpcUrl!;
     const preflight = await fetch(node, { method: 'OPTIONS', headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });

@@ -14,7 +14,12 @@ export function rpcProxyRoutes(app: FastifyInstance, ctx: EngineContext): void {
         body: Type.Unknown({ description: 'A JSON-RPC 2.0 request or a batch (array) of them' }),
       },
     },
-    async (req) => ctx.chainProxy.forward(req.body),
+    async (req, reply) => {
+      const answer = await ctx.chainProxy.forward(req.body);
+      // Only notifications: JSON-RPC answers nothing.
+      if (answer === undefined) return reply.code(204).send();
+      return answer;
+    },
   );
 }
 

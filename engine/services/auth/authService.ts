@@ -45,7 +45,15 @@ interface CachedKey {
 interface AddressState {
   highestNonce: bigint | undefined;
   hasKeys: boolean;
+  /** Keys claimed but not yet committed (they count against the per-wallet cap). */
+  pendingKeys: number;
 }
+
+/**
+ * Live API keys one wallet may hold. Each key is its own rate-limit bucket, so an unbounded number of
+ * them would multiply a wallet's limits (2,000 keys were made for one wallet in 4 s); a bot needs a few.
+ */
+export const MAX_API_KEYS_PER_WALLET = 100;
 
 interface VerifiedL1 {
   address: Address;
@@ -128,7 +136,7 @@ export class AuthService {
   private addressState(address: string): AddressState {
     let s = this.addresses.get(address);
     if (!s) {
-      s = { highestNonce: this.repo.highestNonce(address), hasKeys: this.repo.hasAnyKey(address) };
+      s = { highestNonce: this.repo.highestNonce(address), hasKeys: this.repo.hasAnyKey(address), pendingKeys: 0 };
       this.addresses.set(address, s);
     }
     return s;
@@ -279,8 +287,18 @@ export class AuthService {
       );
     }
 
+    const live = state.pendingKeys + (state.hasKeys ? this.listKeys({ address, apiKey: '' }).apiKeys.length : 0);
+    if (live >= MAX_API_KEYS_PER_WALLET) {
+      throw new ApiError(
+        'api_key_limit',
+        `${address} already holds ${live} live API keys, the most one wallet may have (${MAX_API_KEYS_PER_WALLET}). Reuse one (GET /auth/api-keys lists them) or revoke one with DELETE /auth/api-key first.`,
+        { details: { address, live, max: MAX_API_KEYS_PER_WALLET } },
+      );
+    }
+
     // Claimed synchronously, before the first await, so concurrent requests cannot both pass the checks.
     const prevNonce = state.highestNonce;
+    state.pendingKeys += 1;
     const firstKey = !state.hasKeys;
     state.highestNonce = prevNonce === undefined || nonce > prevNonce ? nonce : prevNonce;
     state.hasKeys = true;
@@ -301,6 +319,8 @@ export class AuthService {
       state.highestNonce = prevNonce;
       state.hasKeys = !firstKey;
       throw e;
+    } finally {
+      state.pendingKeys -= 1;
     }
 
     const creds = deriveCredentials(this.ctx.secrets.masterKey, record);

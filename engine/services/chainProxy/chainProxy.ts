@@ -54,24 +54,76 @@ function refused(req: unknown): RpcError | undefined {
   return undefined;
 }
 
+/** Deepest nesting of arrays and objects a request may carry (real params nest a few levels: eth_call overrides, log topics). */
+export const MAX_RPC_DEPTH = 16;
+
+/** The nesting depth of a JSON value, walked without recursion (a deep value must not overflow the stack here either). */
+function depthOf(root: unknown): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[root, 0]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (d + 1 > deepest) deepest = d + 1;
+    if (deepest > MAX_RPC_DEPTH) return deepest;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
+  }
+  return deepest;
+}
+
+/** A JSON-RPC notification (no `id` member) gets no answer. */
+function isNotification(req: unknown): boolean {
+  return typeof req === 'object' && req !== null && !Array.isArray(req) && !('id' in req);
+}
+
 export class ChainProxy {
   constructor(private readonly ctx: EngineContext) {}
 
-  /** Forwards the allowed requests of a JSON-RPC payload (single or batch); refused entries get a JSON-RPC error in place. */
+  /**
+   * Forwards the allowed requests of a JSON-RPC payload (single or batch); refused entries get a
+   * JSON-RPC error in place. Answers are matched to requests by id, never by position (the node
+   * answers a batch in its own order and skips notifications), and a notification gets no answer:
+   * undefined when nothing is to be answered at all (the route sends 204).
+   */
   async forward(payload: unknown): Promise<unknown> {
     const rpcUrl = this.ctx.chain.rpcUrl;
     if (!this.ctx.chain.enabled || !rpcUrl) {
       throw new ApiError('wallet_service_disabled', 'This exchange runs without a chain (--chain none): there is no JSON-RPC to proxy.');
     }
-    if (!Array.isArray(payload)) return refused(payload) ?? this.send(rpcUrl, payload);
-    if (payload.length === 0 || payload.length > MAX_RPC_BATCH) {
-      throw new ApiError('invalid_field', `A JSON-RPC batch holds 1 to ${MAX_RPC_BATCH} requests; this one has ${payload.length}.`);
+    if (depthOf(payload) > MAX_RPC_DEPTH) {
+      throw new ApiError('invalid_field', `JSON-RPC params nest deeper than ${MAX_RPC_DEPTH} levels of arrays and objects; no chain method takes such params. Send the params flat as the method documents them.`);
     }
-    const verdicts = payload.map(refused);
-    const allowed = payload.filter((_, i) => !verdicts[i]);
-    const answers = allowed.length ? ((await this.send(rpcUrl, allowed)) as unknown[]) : [];
-    let next = 0;
-    return verdicts.map((v) => v ?? (Array.isArray(answers) ? answers[next++] : answers));
+    const batch = Array.isArray(payload);
+    const requests = batch ? payload : [payload];
+    if (batch && (requests.length === 0 || requests.length > MAX_RPC_BATCH)) {
+      throw new ApiError('invalid_field', `A JSON-RPC batch holds 1 to ${MAX_RPC_BATCH} requests; this one has ${requests.length}.`);
+    }
+    const verdicts = requests.map(refused);
+    // Each forwarded request carries its position as its id; the client's own id goes back on the answer.
+    const outgoing: Array<Record<string, unknown>> = [];
+    requests.forEach((r, i) => {
+      if (!verdicts[i]) outgoing.push({ ...(r as Record<string, unknown>), id: i });
+    });
+    const byPosition = new Map<number, Record<string, unknown>>();
+    if (outgoing.length > 0) {
+      const answers = await this.send(rpcUrl, outgoing);
+      for (const a of Array.isArray(answers) ? answers : [answers]) {
+        if (typeof a === 'object' && a !== null && typeof (a as { id?: unknown }).id === 'number') byPosition.set((a as { id: number }).id, a as Record<string, unknown>);
+      }
+    }
+    const out: unknown[] = [];
+    requests.forEach((r, i) => {
+      if (isNotification(r)) return;
+      const id = (r as { id: unknown }).id;
+      const verdict = verdicts[i];
+      if (verdict) out.push(verdict);
+      else {
+        const a = byPosition.get(i);
+        out.push(a ? { ...a, id } : refusal(id, 'Internal error: the chain node gave no answer to this request; retry it', -32603));
+      }
+    });
+    if (out.length === 0) return undefined;
+    return batch ? out : out[0];
   }
 
   private async send(rpcUrl: string, payload: unknown): Promise<unknown> {

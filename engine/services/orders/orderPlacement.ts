@@ -156,6 +156,8 @@ export class OrderPlacement {
     }
 
     const terms = toBookTerms(v.outcomeIndex, v.side, Number(v.price));
+    const overCap = this.s.live.capRejection(identity.address.toLowerCase(), () => (v.orderType === 'GTC' || v.orderType === 'GTD') && this.s.bookOf(v.market.conditionId).book.fillable(terms.side, terms.price, Number(v.size)) < Number(v.size));
+    if (overCap) return { result: rejected(overCap.code, overCap.message), ops, keys: [] };
     if (body.postOnly === true) {
       if (v.orderType !== 'GTC' && v.orderType !== 'GTD') {
         return { result: rejected('INVALID_ORDER_ERROR', `invalid post-only order: postOnly is only supported for GTC and GTD orders (got ${v.orderType}).`), ops, keys: [] };

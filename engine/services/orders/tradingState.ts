@@ -13,6 +13,7 @@ import type { EngineContext } from '../context.js';
 import { BalanceSheet } from './balanceSheet.js';
 import { ExpiryTimer } from './expiryTimer.js';
 import type { LiveOrder } from './liveOrder.js';
+import { LiveOrders, MAX_OPEN_ORDERS } from './liveOrders.js';
 import type { OrderEvents } from './orderEvents.js';
 import { GTD_BUFFER_SECONDS } from './validateOrder.js';
 
@@ -34,7 +35,7 @@ export class TradingState {
   readonly balanceRepo: BalanceRepo;
   /** Per market: its book and the live orders resting on it by book handle (fills name their maker by handle). */
   readonly books = new Map<string, MarketBookState>();
-  readonly live = new Map<string, LiveOrder>();
+  readonly live: LiveOrders;
   readonly sheet = new BalanceSheet();
   /**
    * Duplicate index, the only one (the table has no unique keys, see migration 006): 'd:'+digest and
@@ -60,6 +61,7 @@ export class TradingState {
     this.tradeRepo = new TradeRepo(ctx.db);
     this.balanceRepo = new BalanceRepo(ctx.db);
     this.ids = new UlidFactory(ctx.ids?.random80);
+    this.live = new LiveOrders(ctx.config.maxOpenOrders ?? MAX_OPEN_ORDERS);
     this.expiry = new ExpiryTimer(ctx.clock, onExpiryDue);
   }
 
