@@ -27,7 +27,7 @@ export interface TradeRecord {
   side: TradeRow['takerSide'];
   size: string;
   fee_rate_bps: string;
-  /** Taker fee of this fill, collateral (decisions §9). */
+  /** Fee of this fill paid by the reader, collateral: the taker fee on the taker's row, 0 on the maker's (decisions §9). */
   fee: string;
   price: string;
   status: 'CONFIRMED';
@@ -47,6 +47,7 @@ export interface TradeRecord {
 export function toTradeRecord(t: TradeRow, outcomes: readonly [string, string] | undefined, viewer: string | undefined): TradeRecord {
   const label = (i: 0 | 1): string => outcomes?.[i] ?? String(i);
   const seconds = String(Math.floor(t.matchTime / 1000));
+  const asMaker = viewer !== undefined && viewer === t.makerOwner && viewer !== t.takerOwner;
   return {
     id: t.id,
     taker_order_id: t.takerOrderId,
@@ -54,8 +55,9 @@ export function toTradeRecord(t: TradeRow, outcomes: readonly [string, string] |
     asset_id: t.takerAssetId,
     side: t.takerSide,
     size: formatUnits(t.size),
-    fee_rate_bps: t.takerFeeRateBps,
-    fee: formatUnits(t.fee),
+    // The reader's own fee: a maker's row shows the maker's rate and pays no fee (only takers pay, decisions §9).
+    fee_rate_bps: asMaker ? t.makerFeeRateBps : t.takerFeeRateBps,
+    fee: asMaker ? '0' : formatUnits(t.fee),
     price: formatUnits(t.price),
     status: 'CONFIRMED',
     match_time: seconds,
@@ -66,7 +68,7 @@ export function toTradeRecord(t: TradeRow, outcomes: readonly [string, string] |
     owner: t.takerOwner,
     maker_address: t.takerAddress,
     transaction_hash: t.transactionHash,
-    trader_side: viewer !== undefined && viewer === t.makerOwner && viewer !== t.takerOwner ? 'MAKER' : 'TAKER',
+    trader_side: asMaker ? 'MAKER' : 'TAKER',
     type: t.kind,
     maker_orders: [
       {
