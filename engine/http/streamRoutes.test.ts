@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { bookHashOf } from '../protocol/bookHash.js';
 import { createSeededRandom } from '../book/seededRandom.js';
-import { accounts, units } from '../testkit/orderKit.js';
+import { accounts, signedBody, units } from '../testkit/orderKit.js';
 import { createL1Headers } from '../client/createL1Headers.js';
 import { createL2Headers } from '../client/createL2Headers.js';
 import { FLUSH_INTERVAL_MS } from '../services/streams/streamTransport.js';
@@ -114,7 +114,7 @@ describe('the market and user streams', () => {
     // Bob buys NO at 0.3: the YES book shows it as an ask at 0.7.
     await t.place(bob, { side: 'BUY', outcome: 1, price: 300_000n, size: units(5) });
     const [pc, bba] = (await s.drain()) as Msg[];
-    assert.deepEqual(Object.keys(pc!), ['event_type', 'market', 'timestamp', 'price_changes', 'hash', 'seq']);
+    assert.deepEqual(Object.keys(pc!), ['event_type', 'asset_id', 'market', 'timestamp', 'price_changes', 'hash', 'seq']);
     assert.deepEqual(pc!.price_changes, [{ asset_id: yes, price: '0.7', size: '5', side: 'SELL', hash: pc!.hash, best_bid: '0.4', best_ask: '0.7' }]);
     assert.equal((await t.book(yes)).hash, pc!.hash);
     assert.deepEqual(bba, { event_type: 'best_bid_ask', market: t.market.conditionId, asset_id: yes, best_bid: '0.4', best_ask: '0.7', spread: '0.3', timestamp: pc!.timestamp, seq: pc!.seq });
@@ -433,6 +433,75 @@ describe('the market and user streams', () => {
     s.close();
   });
 
+  async function userSocket(acct: PrivateKeyAccount, extra: Msg = {}): Promise<TestSocket> {
+    const s = await t.socket('user');
+    const { key, secret, passphrase } = t.creds.get(acct.address)!;
+    s.send({ auth: { apiKey: key, secret, passphrase }, type: 'user', ...extra });
+    await s.drain();
+    return s;
+  }
+
+  it('names the asset on every seq-carrying event, also a price_change of a trade that left the levels as they were', async () => {
+    for (const who of [alice, bob]) assert.equal((await t.l2(who, 'DELETE', '/cancel-all')).statusCode, 200);
+    const s = await marketSocket([yes, no]);
+    await s.drain();
+    // Bob rests BUY NO 0.50x5 (a YES ask at 0.50); Alice's one batch buys it and offers the same 5 again.
+    await t.place(bob, { side: 'BUY', outcome: 1, price: 500_000n, size: units(5) });
+    await s.drain();
+    const market = { ...t.market, winner: null };
+    const bodies = [await signedBody(alice, { market, side: 'BUY', price: 500_000n, size: units(5) }), await signedBody(alice, { market, side: 'SELL', price: 500_000n, size: units(5) })];
+    const placed = await t.engine.ctx.orders.placeBatch({ address: alice.address.toLowerCase() as `0x${string}`, apiKey: t.creds.get(alice.address)!.key }, bodies);
+    assert.deepEqual(placed.map((p) => p.status), ['matched', 'live'], JSON.stringify(placed));
+    const events = (await s.drain()) as Msg[];
+    const changes = events.filter((e) => e.event_type === 'price_change');
+    assert.ok(changes.some((e) => (e.price_changes as unknown[]).length === 0), `a change with no level changes: ${JSON.stringify(events)}`);
+    for (const e of events) if (typeof e.seq === 'number') assert.ok(e.asset_id === yes || e.asset_id === no, `names its asset: ${JSON.stringify(e)}`);
+    assert.deepEqual(new Set(changes.map((e) => e.asset_id)), new Set([yes, no]));
+    s.close();
+    for (const who of [alice, bob]) await t.l2(who, 'DELETE', '/cancel-all');
+  });
+
+  it('user channel: unsubscribing the last market stops its events (it does not mean every market)', async () => {
+    const s = await userSocket(bob, { markets: [t.market.conditionId] });
+    s.send({ operation: 'unsubscribe', markets: [t.market.conditionId] });
+    await s.drain();
+    const r = await t.place(bob, { side: 'BUY', price: 110_000n, size: units(1) });
+    assert.deepEqual(await s.drain(), []);
+    s.send({ operation: 'subscribe', markets: [t.market.conditionId] });
+    await t.l2(bob, 'DELETE', '/cancel-all');
+    assert.deepEqual(((await s.drain()) as Msg[]).map((m) => [m.type, m.id]), [['CANCELLATION', r.order_id]]);
+    s.close();
+    // With every market followed, an unsubscribe drops just that market.
+    const all = await userSocket(bob);
+    all.send({ operation: 'unsubscribe', markets: [t.market.conditionId] });
+    await all.drain();
+    await t.place(bob, { side: 'BUY', price: 110_000n, size: units(1) });
+    assert.deepEqual(await all.drain(), []);
+    all.close();
+    await t.l2(bob, 'DELETE', '/cancel-all');
+  });
+
+  it("self-trade on the user channel: maker_orders[].owner is the subscriber's own key, and the UPDATE lists the trade as GET /data/orders does", async () => {
+    for (const who of [alice, bob]) await t.l2(who, 'DELETE', '/cancel-all');
+    const s = await userSocket(alice);
+    const maker = await t.place(alice, { side: 'BUY', outcome: 0, price: 450_000n, size: units(3) });
+    await s.drain();
+    const taker = await t.place(alice, { side: 'BUY', outcome: 1, price: 550_000n, size: units(1) });
+    assert.equal(taker.status, 'matched', JSON.stringify(taker));
+    const events = (await s.drain()) as Msg[];
+    const trades = events.filter((e) => e.event_type === 'trade');
+    assert.ok(trades.length > 0, JSON.stringify(events));
+    for (const tr of trades) assert.equal((tr.maker_orders as Msg[])[0]!.owner, t.creds.get(alice.address)!.key);
+    const update = events.find((e) => e.type === 'UPDATE' && e.id === maker.order_id);
+    assert.ok(update, JSON.stringify(events));
+    const open = (await t.l2(alice, 'GET', '/data/orders')).json() as { data: Array<{ id?: string; order_id?: string; associate_trades?: string[]; associateTrades?: string[] }> };
+    const listed = open.data.find((o) => (o.id ?? o.order_id) === maker.order_id)!;
+    assert.deepEqual(update.associate_trades, listed.associate_trades ?? listed.associateTrades);
+    assert.deepEqual(update.associate_trades, [trades[0]!.id]);
+    s.close();
+    await t.l2(alice, 'DELETE', '/cancel-all');
+  });
+
   it('closes every open socket with 1001 when the engine shuts down', async () => {
     const own = await new StreamTestEngine(HEADERS).start([alice]);
     const m = await TestSocketOf(own, 'market', { assets_ids: [own.market.tokenIds[0]], type: 'market' });
@@ -451,3 +520,41 @@ async function TestSocketOf(e: StreamTestEngine, channel: 'market' | 'user', fir
   await s.drain();
   return s;
 }
+
+describe('market channel resume across an engine restart', () => {
+  const t = new StreamTestEngine(HEADERS);
+  before(() => t.start([alice]));
+  after(() => t.close());
+
+  it('a resume_from seq of the previous run gets a fresh book, not the new run\'s events of the same numbers', async () => {
+    const [yes] = t.market.tokenIds;
+    const open = async () => {
+      const s = await t.socket('market');
+      return s;
+    };
+    const before = await open();
+    before.send({ assets_ids: [yes], type: 'market' });
+    const [book] = (await before.drain()) as Msg[];
+    await t.place(alice, { side: 'BUY', price: 200_000n, size: units(1) });
+    const [change] = (await before.drain()) as Msg[];
+    const lastSeen = change!.seq as number;
+    assert.equal(lastSeen, (book!.seq as number) + 1);
+    before.close();
+
+    await t.restart();
+    // The new run follows the asset and changes it several times before the client comes back.
+    const watcher = await open();
+    watcher.send({ assets_ids: [yes], type: 'market' });
+    await watcher.drain();
+    for (const price of [210_000n, 220_000n, 230_000n]) await t.place(alice, { side: 'BUY', price, size: units(1) });
+    await watcher.drain();
+    const back = await open();
+    back.send({ assets_ids: [yes], type: 'market', resume_from: { [yes]: lastSeen } });
+    const got = (await back.drain()) as Msg[];
+    assert.deepEqual(got.map((m) => m.event_type), ['book'], JSON.stringify(got));
+    assert.equal(got[0]!.hash, (await t.book(yes)).hash);
+    assert.ok((got[0]!.seq as number) > lastSeen, 'seqs of the new run are above the old run\'s');
+    watcher.close();
+    back.close();
+  });
+});

@@ -36,6 +36,8 @@ export interface PriceChange {
 
 export interface PriceChangeEvent {
   event_type: 'price_change';
+  /** Also at the top level: a change that only traded has no level changes to name the asset in (this exchange always sends it; the public service may not). */
+  asset_id?: string;
   market: string;
   timestamp: string;
   price_changes: PriceChange[];
@@ -81,6 +83,8 @@ export interface BestBidAskEvent {
 
 export interface MarketLifecycleEvent {
   event_type: 'new_market' | 'market_resolved';
+  /** The subscribed asset this copy went to (its seq is that asset's). */
+  asset_id?: string;
   id: string;
   question: string;
   market: string;

@@ -34,10 +34,7 @@ export class StreamTestEngine {
   private readonly dir = mkdtempSync(join(tmpdir(), 'streams-'));
 
   async start(accounts: PrivateKeyAccount[]): Promise<this> {
-    this.engine = await createEngine({ dataDir: this.dir, chain: 'none', seedDemo: false, rateLimits: false, port: 0 }, { clock: this.clock });
-    this.port = Number(new URL((await this.engine.listen()).trading).port);
-    // Each change its own event, so tests can count them; the conflation and differential tests set the real interval.
-    this.engine.ctx.streams.limits.flushIntervalMs = 0;
+    await this.boot();
     this.market = await this.engine.ctx.markets.create({ question: 'Will the streams stream?', tickSize: 10_000n, minOrderSize: 1_000_000n }, { waitForChain: false });
     for (const a of accounts) {
       const res = await this.engine.app.inject({ method: 'POST', url: '/auth/api-key', headers: await this.headers.l1(a, this.engine.ctx.config.chainId, 0, this.nowSec()) });
@@ -46,6 +43,20 @@ export class StreamTestEngine {
       await this.engine.ctx.orders.creditCollateral(a.address, units(100_000), 'stream test');
     }
     return this;
+  }
+
+  private async boot(): Promise<void> {
+    this.engine = await createEngine({ dataDir: this.dir, chain: 'none', seedDemo: false, rateLimits: false, port: 0 }, { clock: this.clock });
+    this.port = Number(new URL((await this.engine.listen()).trading).port);
+    // Each change its own event, so tests can count them; the conflation and differential tests set the real interval.
+    this.engine.ctx.streams.limits.flushIntervalMs = 0;
+  }
+
+  /** Closes the engine and starts another on the same data directory a second later (keys and market persist). */
+  async restart(): Promise<void> {
+    await this.engine.close();
+    this.clock.advance(1000);
+    await this.boot();
   }
 
   nowSec(): number {

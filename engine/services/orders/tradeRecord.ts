@@ -28,7 +28,7 @@ export interface TradeRecord {
   side: TradeRow['takerSide'];
   size: string;
   fee_rate_bps: string;
-  /** Taker fee of this fill, collateral (decisions §9). */
+  /** Fee of this fill paid by the reader, collateral: the taker fee on the taker's row, 0 on the maker's (decisions §9). */
   fee: string;
   price: string;
   status: 'CONFIRMED';
@@ -79,10 +79,12 @@ export function makerFillWireFields(t: TradeRow, label: OutcomeLabel): MakerFill
 export function toTradeRecord(t: TradeRow, outcomes: readonly [string, string] | undefined, viewer: string | undefined): TradeRecord {
   const label: OutcomeLabel = (i) => outcomes?.[i] ?? String(i);
   const seconds = String(Math.floor(t.matchTime / 1000));
+  const asMaker = viewer !== undefined && viewer === t.makerOwner && viewer !== t.takerOwner;
   return {
     ...tradeWireFields(t, label),
-    fee_rate_bps: t.takerFeeRateBps,
-    fee: formatUnits(t.fee),
+    // The reader's own fee: a maker's row shows the maker's rate and pays no fee (only takers pay, decisions §9).
+    fee_rate_bps: asMaker ? t.makerFeeRateBps : t.takerFeeRateBps,
+    fee: asMaker ? '0' : formatUnits(t.fee),
     status: 'CONFIRMED',
     match_time: seconds,
     last_update: seconds,
@@ -90,7 +92,7 @@ export function toTradeRecord(t: TradeRow, outcomes: readonly [string, string] |
     bucket_index: 0,
     owner: t.takerOwner,
     maker_address: t.takerAddress,
-    trader_side: viewer !== undefined && viewer === t.makerOwner && viewer !== t.takerOwner ? 'MAKER' : 'TAKER',
+    trader_side: asMaker ? 'MAKER' : 'TAKER',
     type: t.kind,
     maker_orders: [{ ...makerFillWireFields(t, label), owner: t.makerOwner, fee_rate_bps: t.makerFeeRateBps, outcome_index: t.makerOutcomeIndex }],
   };

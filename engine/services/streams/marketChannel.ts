@@ -60,11 +60,19 @@ export class MarketChannel {
   private readonly staged = new Map<string, { cap: BookCapture; trades: TradeRow[] }>();
   /** When the last flush ran (monotonic ms): flushes are at least `flushIntervalMs` apart while busy. */
   private lastFlushAt = -Infinity;
+  /**
+   * Where this run's seqs start: its start time in ms × 1000. Seqs of different runs never overlap (a run
+   * would need 1,000 events per millisecond of its life on one asset to reach the next run's), so a
+   * `resume_from` seq from another run is not in this run's ring and gets a fresh `book` (docs/api-streams.md).
+   */
+  private readonly seqBase: number;
 
   constructor(
     private readonly ctx: EngineContext,
     private readonly limits: StreamLimits,
-  ) {}
+  ) {
+    this.seqBase = Math.floor(ctx.clock.nowMs()) * 1000;
+  }
 
   /** True when some asset of the market is followed (only then does a change need a capture). */
   follows(conditionId: string): boolean {
@@ -94,7 +102,7 @@ export class MarketChannel {
       tokenId,
       market: found.market,
       outcomeIndex: found.outcomeIndex,
-      seq: 0,
+      seq: this.seqBase,
       ...sides,
       lastTrade: cap?.lastTrade ? cap.lastTrade[found.outcomeIndex] : this.lastTradeOf(tokenId),
       hash: '',
@@ -195,8 +203,10 @@ export class MarketChannel {
       if (changes.length === 0 && trades.length === 0) continue;
       this.rehash(a, timestamp);
       const best = bestOf(a);
+      // asset_id also at the top: a change that only traded has no level changes to name the asset in.
       this.emit(a, {
         event_type: 'price_change',
+        asset_id: a.tokenId,
         market: a.market.conditionId,
         timestamp,
         price_changes: changes.map((c) => ({ asset_id: a.tokenId, price: c.price, size: c.size, side: c.side, hash: a.hash, best_bid: best.bid, best_ask: best.ask })),
@@ -235,7 +245,7 @@ export class MarketChannel {
 
   /** Sends a custom-feature event (new_market, market_resolved) to the custom subscribers of the market's assets. */
   publishMarketEvent(conditionId: string, event: (a: AssetState) => Unsequenced<MarketLifecycleEvent>): void {
-    for (const a of this.byMarket.get(conditionId) ?? []) this.emitCustom(a, { ...event(a), seq: a.seq });
+    for (const a of this.byMarket.get(conditionId) ?? []) this.emitCustom(a, { ...event(a), asset_id: a.tokenId, seq: a.seq });
   }
 
   /** Sends a custom event to every custom subscriber on any followed asset (new_market reaches them all). */
@@ -327,7 +337,7 @@ export class MarketChannel {
 
   /** Sends the events after `seq` from the ring; false when they are gone (the caller sends a book). */
   private replay(a: AssetState, sub: MarketSubscriber, seq: number): boolean {
-    if (!Number.isSafeInteger(seq) || seq > a.seq || seq < 0) return false;
+    if (!Number.isSafeInteger(seq) || seq > a.seq || seq < this.seqBase) return false;
     if (seq === a.seq) return true;
     const first = a.ring[0];
     if (!first || first.seq > seq + 1) return false;

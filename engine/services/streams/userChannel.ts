@@ -11,8 +11,8 @@ import type { StreamConnection } from './streamTransport.js';
 export interface UserSubscriber extends StreamConnection {
   readonly address: string;
   readonly apiKey: string;
-  /** Condition ids (lower-case); empty = every market. */
-  readonly markets: Set<string>;
+  /** Whether this connection is told about the market (condition id, lower-case). */
+  follows(conditionId: string): boolean;
   seq: number;
 }
 
@@ -61,22 +61,22 @@ export class UserChannel {
         if (row.status === 'open' || row.status === 'partially_filled') this.orderEvent('PLACEMENT', factsOf(row), tradesByTaker.get(row.id) ?? [], nowSec);
       } else if (op.kind === 'fill') {
         const row = this.rowOf(op.id);
-        if (row) this.orderEvent('UPDATE', { ...row, sizeMatched: formatUnits(op.sizeMatched) }, [], nowSec);
+        if (row) this.orderEvent('UPDATE', { ...row, sizeMatched: formatUnits(op.sizeMatched) }, row.trades, nowSec);
       } else if (op.kind === 'cancel') {
         const row = this.rowOf(op.id);
-        if (row) this.orderEvent('CANCELLATION', row, [], nowSec);
+        if (row) this.orderEvent('CANCELLATION', row, row.trades, nowSec);
       } else if (op.kind === 'trade') {
         for (const status of ['MATCHED', 'CONFIRMED'] as const) this.tradeEvent(op.row, status, nowSec);
       }
     }
   }
 
-  /** An order's facts after its change committed (its row is in the table or still live). */
-  private rowOf(id: string): OrderFacts | undefined {
+  /** An order's facts after its change committed (its row is in the table or still live), with its trades so far (as GET /data/orders lists them). */
+  private rowOf(id: string): (OrderFacts & { trades: string[] }) | undefined {
     try {
       const r = this.ctx.orders.get(id);
       const outcomeIndex = r.outcome.endsWith(':1') ? 1 : 0;
-      return { id: r.id, owner: r.owner, conditionId: r.market, tokenId: r.assetId, side: r.side, outcomeIndex, price: r.price, originalSize: r.originalSize, sizeMatched: r.sizeMatched };
+      return { id: r.id, owner: r.owner, conditionId: r.market, tokenId: r.assetId, side: r.side, outcomeIndex, price: r.price, originalSize: r.originalSize, sizeMatched: r.sizeMatched, trades: r.associateTrades };
     } catch {
       return undefined;
     }
@@ -85,7 +85,8 @@ export class UserChannel {
   private targets(owner: string, conditionId: string): UserSubscriber[] {
     const set = this.byOwner.get(owner.toLowerCase());
     if (!set) return [];
-    return [...set].filter((s) => s.markets.size === 0 || s.markets.has(conditionId.toLowerCase()));
+    const c = conditionId.toLowerCase();
+    return [...set].filter((s) => s.follows(c));
   }
 
   private outcomeName(conditionId: string, index: 0 | 1): string {
@@ -134,7 +135,8 @@ export class UserChannel {
           matchtime,
           last_update: nowSec,
           timestamp: nowSec,
-          maker_orders: [{ ...makerFill, owner: role === 'MAKER' ? s.apiKey : '' }],
+          // The subscriber's own key when the maker order is its own (as maker, or both sides of a self-trade).
+          maker_orders: [{ ...makerFill, owner: s.address === t.makerOwner.toLowerCase() ? s.apiKey : '' }],
         });
       }
     }

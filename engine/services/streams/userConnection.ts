@@ -9,7 +9,11 @@ import type { UserChannel, UserSubscriber } from './userChannel.js';
 export class UserConnection extends StreamConnection implements UserSubscriber {
   address = '';
   apiKey = '';
-  readonly markets = new Set<string>();
+  /** Markets subscribed by name; with `everyMarket`, the markets unsubscribed since. */
+  private readonly markets = new Set<string>();
+  private readonly excluded = new Set<string>();
+  /** Only an empty or missing `markets` at subscribe means every market; an unsubscribe never does. */
+  private everyMarket = false;
   seq = 0;
   private authed = false;
 
@@ -59,9 +63,23 @@ export class UserConnection extends StreamConnection implements UserSubscriber {
     }
     if (markets.length + this.markets.size > this.limits.maxSubscriptions) return this.sendError(`at most ${this.limits.maxSubscriptions} markets per connection`);
     const remove = msg.operation === 'unsubscribe';
-    for (const m of markets) {
-      if (remove) this.markets.delete(m.toLowerCase());
-      else this.markets.add(m.toLowerCase());
+    if (!remove && markets.length === 0) {
+      this.everyMarket = true;
+      this.excluded.clear();
     }
+    for (const m of markets) {
+      const id = m.toLowerCase();
+      if (remove) {
+        this.markets.delete(id);
+        if (this.everyMarket) this.excluded.add(id);
+      } else {
+        this.markets.add(id);
+        this.excluded.delete(id);
+      }
+    }
+  }
+
+  follows(conditionId: string): boolean {
+    return this.everyMarket ? !this.excluded.has(conditionId) : this.markets.has(conditionId);
   }
 }
