@@ -55,6 +55,26 @@ describe('the exchange clock', () => {
     });
   });
 
+  it('an advance waits for the writes already admitted to answer, and admits none until it has run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'clock-service-'));
+    const e = await createEngine({ dataDir: dir, chain: 'none', rateLimits: false, serveRenderer: false, simulation: false, seedDemo: false, clock: 'stepped', clockStart: START });
+    try {
+      const cs = e.ctx.clockService;
+      assert.equal(cs.beginWrite(), true);
+      const advancing = cs.advance({ seconds: 10 });
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal(e.ctx.clock.nowMs(), START, 'the advance has not started while a write runs');
+      assert.equal(cs.beginWrite(), false, 'a new write is refused');
+      cs.writeDone();
+      assert.equal((await advancing).now, START + 10_000);
+      assert.equal(cs.beginWrite(), true);
+      cs.writeDone();
+    } finally {
+      await e.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('--speed N runs exchange time N times faster than the wall clock from its start', () => {
     const wall = new ManualClock(1_000);
     const c = new ScaledClock(START, 10, wall);

@@ -26,6 +26,8 @@ export const STALL_STEPS = 100_000;
 /** The longest single advance: one year of exchange time. */
 export const MAX_ADVANCE_MS = 366 * 24 * 3_600_000;
 const MINUTE_MS = 60_000;
+/** How long an advance waits for writes already under way to answer before it starts anyway. */
+export const WRITE_DRAIN_MS = 5_000;
 
 /**
  * Exchange time (decisions §11). In `stepped` mode time stands still until `advance`, which runs every
@@ -37,6 +39,9 @@ const MINUTE_MS = 60_000;
  */
 export class ClockService {
   private busy = false;
+  /** Writes admitted and not answered yet: an advance starts once they are, so none lands mid-advance. */
+  private writes = 0;
+  private settled: Array<() => void> = [];
 
   constructor(
     private readonly ctx: EngineContext,
@@ -47,6 +52,18 @@ export class ClockService {
 
   get advancing(): boolean {
     return this.busy;
+  }
+
+  /** A write request starts: false during an advance (the caller answers 409 clock_advancing), else counted until `writeDone`. */
+  beginWrite(): boolean {
+    if (this.busy) return false;
+    this.writes++;
+    return true;
+  }
+
+  writeDone(): void {
+    this.writes = Math.max(0, this.writes - 1);
+    if (this.writes === 0) for (const wake of this.settled.splice(0)) wake();
   }
 
   status(): ClockStatus {
@@ -63,6 +80,7 @@ export class ClockService {
     const until = targetOf(body, now);
     this.busy = true;
     try {
+      await this.writesSettled();
       const processed = await this.runUntil(until);
       this.recorder?.write();
       return { now: this.ctx.clock.nowMs(), processed };
@@ -113,6 +131,22 @@ export class ClockService {
       tapeEvents: sched.ran.tape - ran.tape,
       expiries,
     };
+  }
+
+  /** Resolves once no admitted write is still running (or after WRITE_DRAIN_MS, so a lost count cannot block advances). */
+  private writesSettled(): Promise<void> {
+    if (this.writes === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.writes = 0;
+        resolve();
+      }, WRITE_DRAIN_MS);
+      timer.unref();
+      this.settled.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   private participantOrders(): number {
