@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -34,6 +34,25 @@ describe('npm run exchange: clock flags', () => {
       assert.equal(readFileSync(join(report.runDir, 'trades.jsonl'), 'utf8').trim().split('\n').filter(Boolean).length, report.trades);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('Ctrl-C during a --clock fast run on a temporary directory removes the directory', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'cli-sigint-'));
+    try {
+      const file = join(tmp, 'long.yaml');
+      writeFileSync(file, 'name: long\ndurationSeconds: 86400\nmarkets: [0, 1, 2, 3]\nevents: []\n');
+      const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--clock', 'fast', '--scenario', file], { env: { ...process.env, TMPDIR: tmp, XDG_DATA_HOME: join(tmp, 'xdg') }, stdio: 'ignore' });
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      const temporary = () => readdirSync(tmp).filter((f) => f.startsWith('exchange-fast-'));
+      for (let i = 0; i < 600 && temporary().length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(temporary().length, 1, 'the run made its temporary directory');
+      await new Promise((r) => setTimeout(r, 1500)); // into the run
+      child.kill('SIGINT');
+      assert.equal(await exited, 130);
+      assert.deepEqual(temporary(), []);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
     }
   });
 
