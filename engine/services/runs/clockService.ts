@@ -1,7 +1,13 @@
 import { ApiError } from '../../protocol/errors.js';
-import { ManualClock, SteppedClock, type ClockMode } from '../clock.js';
-import type { EngineContext } from '../context.js';
+import { ManualClock, SteppedClock, type Clock, type ClockMode } from '../clock.js';
+import type { SimulationService } from '../participants/simulationService.js';
 import type { RunRecorder } from './runRecorder.js';
+
+/** What the clock service drives: the exchange clock and the simulation's scheduler (participants, scenario events). */
+export interface ClockDeps {
+  readonly clock: Clock;
+  readonly sim: Pick<SimulationService, 'scheduler' | 'participants'>;
+}
 
 /** What one advance ran (decisions §11). */
 export interface Processed {
@@ -44,7 +50,7 @@ export class ClockService {
   private settled: Array<() => void> = [];
 
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly ctx: ClockDeps,
     readonly mode: ClockMode,
     readonly startedAt: number,
     readonly recorder?: RunRecorder,
