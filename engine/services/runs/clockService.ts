@@ -125,7 +125,7 @@ export class ClockService {
       } else if (++sameMs > STALL_STEPS) {
         throw new ApiError(
           'clock_stalled',
-          `Simulated time stopped advancing at ${new Date(at).toISOString()}: ${STALL_STEPS} actions ran at that one millisecond. A participant's intensity is too high or its latencyMs too low (GET /admin/sim); lower it and advance again.`,
+          `The exchange clock stalled: simulated time stopped advancing at ${new Date(at).toISOString()}: ${STALL_STEPS} actions ran at that one millisecond. A participant's intensity is too high or its latencyMs too low (GET /admin/sim); lower it and advance again.`,
           { details: { at } },
         );
       }
