@@ -141,6 +141,7 @@ async function runFast(partial: Partial<EngineConfig>, scenario: Scenario, tempo
     removeTemporary();
     process.exit(signal === 'SIGINT' ? 130 : 143);
   };
+  process.once('exit', removeTemporary);
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   let engine: Awaited<ReturnType<typeof createEngine>> | undefined;

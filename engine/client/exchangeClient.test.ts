@@ -135,6 +135,8 @@ test('cancel routes, operator routes and data routes use the contract paths and 
   await c.resume('0xc');
   await c.resolve('0xc', 1);
   await c.faucet(account.address, '250.5');
+  await c.getClock();
+  await c.advanceClock({ seconds: 60 });
   await c.positions({ user: account.address, market: ['0x1', '0x2'] });
   await c.holders({ market: '0x1', limit: 5 });
   await c.getPrice('7', 'BUY');
@@ -153,11 +155,13 @@ test('cancel routes, operator routes and data routes use the contract paths and 
     'POST /admin/resume {"conditionId":"0xc"}',
     'POST /admin/markets/0xc/resolve {"winningOutcomeIndex":1}',
     `POST /admin/faucet {"address":"${account.address}","amount":"250.5"}`,
+    'GET /admin/clock ',
+    'POST /admin/clock/advance {"seconds":60}',
     `GET /data-api/positions?user=${account.address}&market=0x1%2C0x2 `,
     'GET /data-api/holders?market=0x1&limit=5 ',
     'GET /price?token_id=7&side=BUY ',
   ]);
   for (const s of seen.slice(0, 4)) assertL2(s, s.url.pathname);
   assert.equal(seen[4]!.headers.SERVICE_API_KEY, undefined, 'batch lookup needs no authentication');
-  for (const s of seen.slice(8, 13)) assert.equal(s.headers.authorization, 'Bearer tok');
+  for (const s of seen.slice(8, 15)) assert.equal(s.headers.authorization, 'Bearer tok');
 });

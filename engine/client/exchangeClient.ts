@@ -14,6 +14,8 @@ import { calculateMarketPrice, type TickSize } from './orderAmounts.js';
 import { signerAddress, type TypedDataSigner } from './signer.js';
 import { signOrder } from './signOrder.js';
 import type * as T from './responseTypes.js';
+import type { Static } from '@sinclair/typebox';
+import type { AdvanceClockResponse, ClockStatusResponse } from '../protocol/schemas/clock.js';
 
 export interface ExchangeClientOptions {
   /** Trading service base URL, e.g. http://127.0.0.1:PORT (a trailing "/" is dropped). */
@@ -475,6 +477,19 @@ export class ExchangeClient {
   /** Credits paper collateral; `amount` is a decimal string in collateral units ("250.5"). */
   faucet(address: string, amount: string): Promise<unknown> {
     return this.request({ method: 'POST', path: '/admin/faucet', body: { address, amount }, auth: 'operator' });
+  }
+
+  /** The exchange clock (decisions §11): `{mode, now, startedAt, runDir?}`, unix ms. */
+  getClock(): Promise<Static<typeof ClockStatusResponse>> {
+    return this.request({ method: 'GET', path: '/admin/clock', auth: 'operator' });
+  }
+
+  /**
+   * Stepped mode: runs participants, scenario events and GTD expiries `{seconds}` ahead or `{until}` a unix
+   * ms time, and resolves once they are committed. Writes sent meanwhile get 409 clock_advancing.
+   */
+  advanceClock(to: { seconds: number } | { until: number }): Promise<Static<typeof AdvanceClockResponse>> {
+    return this.request({ method: 'POST', path: '/admin/clock/advance', body: to, auth: 'operator' });
   }
 
   // -------------------------------------------------------------------------------------------

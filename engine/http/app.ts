@@ -4,6 +4,7 @@ import { AJV_CUSTOM_OPTIONS, routeValidatorCompiler, validationErrorBody, type S
 import type { EngineContext } from '../services/context.js';
 import { registerRoutes } from './routes/index.js';
 import { RequestGuard } from './requestGuard.js';
+import { attachClockGuard } from './clockGuard.js';
 import { clientErrorHandler } from './requestDeadlines.js';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -65,14 +66,11 @@ export async function buildApp(ctx: EngineContext, opts: { logger?: boolean } = 
   app.decorate('requestGuard', guard);
   app.addHook('onRequest', (req, _reply, done) => done(guard.check(req.headers)));
   app.addHook('onRequest', ctx.rateLimiter.hook);
-  // While a stepped clock advances, writes wait their turn: a bot acts between advances (decisions §11).
-  app.addHook('onRequest', (req, _reply, done) => done(ctx.clockService?.advancing && !READ_METHODS.has(req.method) ? new ApiError('clock_advancing', `An advance of the exchange clock is running; send ${req.method} ${req.url.split('?')[0]} again once POST /admin/clock/advance has answered. Reads answer meanwhile.`) : undefined));
+  attachClockGuard(app, ctx);
   app.addHook('preClose', async () => ctx.rateLimiter.stop());
   await registerRoutes(app, ctx);
   return app;
 }
-
-const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** A request body as JSON: undefined when blank, ApiError invalid_json when malformed (every route, lean path included). */
 export function parseJsonBody(text: string): unknown {

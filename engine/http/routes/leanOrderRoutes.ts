@@ -6,6 +6,7 @@ import { compileBodyValidator, validationErrorBody, type BodyValidator } from '.
 import { leanJson, type LeanRequest, type LeanResponse, type LeanRouter } from '../leanServer.js';
 import { placementReply, profilePlacement } from './orderRoutes.js';
 import type { RequestGuard } from '../requestGuard.js';
+import { clockAdvancing } from '../clockGuard.js';
 
 /**
  * POST /order on the lean HTTP path (leanServer.ts): the same steps, in the same order, as the fastify
@@ -25,6 +26,17 @@ export function leanOrderRouter(ctx: EngineContext, guard?: RequestGuard): LeanR
   setTimeout(validator, 250).unref();
 
   async function postOrder(req: LeanRequest): Promise<LeanResponse> {
+    // Routed before an advance began, arrived whole after: refused like fastify's hook would (clockGuard.ts).
+    const clock = ctx.clockService?.mode === 'stepped' ? ctx.clockService : undefined;
+    if (clock && !clock.beginWrite()) return leanJson(errorReply(clockAdvancing('POST', '/order')));
+    try {
+      return await placeOrder(req);
+    } finally {
+      clock?.writeDone();
+    }
+  }
+
+  async function placeOrder(req: LeanRequest): Promise<LeanResponse> {
     try {
       const refused = guard?.check(req.headers);
       if (refused) throw refused;

@@ -68,7 +68,7 @@ export class HeartbeatService {
         live.lastBeatMs = now;
         return { heartbeat_id: live.id };
       }
-      const session: Session = { id: randomUUID(), apiKey: key, address: identity.address, lastBeatMs: now };
+      const session: Session = { id: this.ctx.ids?.uuid('heartbeat') ?? randomUUID(), apiKey: key, address: identity.address, lastBeatMs: now };
       this.sessions.set(key, session);
       this.fired.delete(key);
       this.arm();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ManualClock, systemClock } from '../clock.js';
+import { ManualClock, ScaledClock, systemClock } from '../clock.js';
 import { SimScheduler } from './simScheduler.js';
 
 describe('the simulation scheduler', () => {
@@ -20,6 +20,29 @@ describe('the simulation scheduler', () => {
     assert.deepEqual(seen, [['a', 2_000], ['b', 2_000], ['b2', 2_500], ['c', 3_000]]);
     assert.equal(clock.nowMs(), 5_000);
     assert.equal(s.pending, 1);
+  });
+
+  it('with --speed N, a job due in exchange time runs after 1/N of the wait in wall time', async () => {
+    const clock = new ScaledClock(Date.UTC(2030, 0, 1), 1000);
+    const s = new SimScheduler(clock);
+    const wall0 = Date.now();
+    let ranAt: number | undefined;
+    s.at(clock.nowMs() + 30_000, () => void (ranAt = Date.now()));
+    s.start();
+    await sleep(400);
+    s.stop();
+    assert.ok(ranAt !== undefined, 'thirty exchange seconds pass in 30 wall milliseconds');
+    assert.ok(ranAt - wall0 >= 25, `not before its time (${ranAt - wall0} ms)`);
+  });
+
+  it('counts the jobs it ran by kind (what an advance reports)', async () => {
+    const clock = new ManualClock(0);
+    const s = new SimScheduler(clock, clock);
+    s.at(1, () => undefined);
+    s.at(2, () => undefined, 'scenario');
+    s.at(3, () => undefined, 'marker');
+    await s.runUntil(10);
+    assert.deepEqual(s.ran, { participant: 1, scenario: 1, tape: 0, marker: 1 });
   });
 
   it('keeps running after a job throws, in real time', async () => {

@@ -179,7 +179,7 @@ export class RelayerService implements OperationsHost {
     const now = this.ctx.clock.nowMs();
     const row: RelayerTxRow = {
       ...prepared,
-      id: transactionId(now),
+      id: transactionId(now, this.ctx.ids ? (n) => this.ctx.ids!.bytes('relayer', n) : undefined),
       state: 'STATE_NEW',
       owner: owner.toLowerCase(),
       txHash: '',

@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto';
  * A UUIDv7 (RFC 9562): 48-bit unix milliseconds, version 7, variant 10, random rest. The public relayer's
  * ids look like this (`0190b317-a1d3-7bec-…`), and they sort by creation time.
  */
-export function transactionId(nowMs: number): string {
-  const b = randomBytes(16);
+export function transactionId(nowMs: number, random: (n: number) => Buffer = randomBytes): string {
+  const b = Buffer.from(random(16));
   let t = nowMs;
   for (let i = 5; i >= 0; i--) {
     b[i] = t % 256;

@@ -55,11 +55,51 @@ describe('the exchange clock', () => {
     });
   });
 
+  it('an advance waits for the writes already admitted to answer, and admits none until it has run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'clock-service-'));
+    const e = await createEngine({ dataDir: dir, chain: 'none', rateLimits: false, serveRenderer: false, simulation: false, seedDemo: false, clock: 'stepped', clockStart: START });
+    try {
+      const cs = e.ctx.clockService;
+      assert.equal(cs.beginWrite(), true);
+      const advancing = cs.advance({ seconds: 10 });
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal(e.ctx.clock.nowMs(), START, 'the advance has not started while a write runs');
+      assert.equal(cs.beginWrite(), false, 'a new write is refused');
+      cs.writeDone();
+      assert.equal((await advancing).now, START + 10_000);
+      assert.equal(cs.beginWrite(), true);
+      cs.writeDone();
+    } finally {
+      await e.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('--speed N runs exchange time N times faster than the wall clock from its start', () => {
     const wall = new ManualClock(1_000);
     const c = new ScaledClock(START, 10, wall);
     wall.advance(1_500);
     assert.equal(c.nowMs(), START + 15_000);
+  });
+
+  it('an engine with --speed 50 runs exchange time 50× from --start while GET /time stays on the wall clock', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'clock-service-'));
+    const e = await createEngine({ dataDir: dir, chain: 'none', rateLimits: false, serveRenderer: false, simulation: false, seedDemo: false, speed: 50, clockStart: START });
+    try {
+      const t0 = e.ctx.clock.nowMs();
+      const wall0 = Date.now();
+      await new Promise((r) => setTimeout(r, 200));
+      const clock = (await e.app.inject({ method: 'GET', url: '/admin/clock', headers: { authorization: `Bearer ${e.ctx.secrets.operatorToken}` } })).json() as { mode: string; now: number; startedAt: number };
+      const wallMs = Date.now() - wall0;
+      assert.equal(clock.mode, 'real');
+      assert.ok(clock.startedAt - START < 60_000, 'the run starts at --start');
+      assert.ok(clock.now - t0 >= 50 * 190 && clock.now - t0 <= 50 * (wallMs + 50), `${clock.now - t0} exchange ms in ${wallMs} wall ms`);
+      const time = Number((await e.app.inject({ method: 'GET', url: '/time' })).body);
+      assert.ok(Math.abs(time - Date.now() / 1000) < 5);
+    } finally {
+      await e.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses an unknown clock mode, a speed out of range, and a speed on a stepped clock', () => {

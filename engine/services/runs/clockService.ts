@@ -1,7 +1,13 @@
 import { ApiError } from '../../protocol/errors.js';
-import { ManualClock, SteppedClock, type ClockMode } from '../clock.js';
-import type { EngineContext } from '../context.js';
+import { ManualClock, SteppedClock, type Clock, type ClockMode } from '../clock.js';
+import type { SimulationService } from '../participants/simulationService.js';
 import type { RunRecorder } from './runRecorder.js';
+
+/** What the clock service drives: the exchange clock and the simulation's scheduler (participants, scenario events). */
+export interface ClockDeps {
+  readonly clock: Clock;
+  readonly sim: Pick<SimulationService, 'scheduler' | 'participants'>;
+}
 
 /** What one advance ran (decisions §11). */
 export interface Processed {
@@ -26,6 +32,8 @@ export const STALL_STEPS = 100_000;
 /** The longest single advance: one year of exchange time. */
 export const MAX_ADVANCE_MS = 366 * 24 * 3_600_000;
 const MINUTE_MS = 60_000;
+/** How long an advance waits for writes already under way to answer before it starts anyway. */
+export const WRITE_DRAIN_MS = 5_000;
 
 /**
  * Exchange time (decisions §11). In `stepped` mode time stands still until `advance`, which runs every
@@ -37,9 +45,12 @@ const MINUTE_MS = 60_000;
  */
 export class ClockService {
   private busy = false;
+  /** Writes admitted and not answered yet: an advance starts once they are, so none lands mid-advance. */
+  private writes = 0;
+  private settled: Array<() => void> = [];
 
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly ctx: ClockDeps,
     readonly mode: ClockMode,
     readonly startedAt: number,
     readonly recorder?: RunRecorder,
@@ -47,6 +58,18 @@ export class ClockService {
 
   get advancing(): boolean {
     return this.busy;
+  }
+
+  /** A write request starts: false during an advance (the caller answers 409 clock_advancing), else counted until `writeDone`. */
+  beginWrite(): boolean {
+    if (this.busy) return false;
+    this.writes++;
+    return true;
+  }
+
+  writeDone(): void {
+    this.writes = Math.max(0, this.writes - 1);
+    if (this.writes === 0) for (const wake of this.settled.splice(0)) wake();
   }
 
   status(): ClockStatus {
@@ -63,6 +86,7 @@ export class ClockService {
     const until = targetOf(body, now);
     this.busy = true;
     try {
+      await this.writesSettled();
       const processed = await this.runUntil(until);
       this.recorder?.write();
       return { now: this.ctx.clock.nowMs(), processed };
@@ -101,7 +125,7 @@ export class ClockService {
       } else if (++sameMs > STALL_STEPS) {
         throw new ApiError(
           'clock_stalled',
-          `Simulated time stopped advancing at ${new Date(at).toISOString()}: ${STALL_STEPS} actions ran at that one millisecond. A participant's intensity is too high or its latencyMs too low (GET /admin/sim); lower it and advance again.`,
+          `The exchange clock stalled: simulated time stopped advancing at ${new Date(at).toISOString()}: ${STALL_STEPS} actions ran at that one millisecond. A participant's intensity is too high or its latencyMs too low (GET /admin/sim); lower it and advance again.`,
           { details: { at } },
         );
       }
@@ -113,6 +137,22 @@ export class ClockService {
       tapeEvents: sched.ran.tape - ran.tape,
       expiries,
     };
+  }
+
+  /** Resolves once no admitted write is still running (or after WRITE_DRAIN_MS, so a lost count cannot block advances). */
+  private writesSettled(): Promise<void> {
+    if (this.writes === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.writes = 0;
+        resolve();
+      }, WRITE_DRAIN_MS);
+      timer.unref();
+      this.settled.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   private participantOrders(): number {

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The ids a fast or stepped run makes, drawn from its seed (decisions §11): each kind of id is its own
+ * The ids a fast or stepped run makes, drawn from its seed (decisions §11): order and trade ids, API
+ * keys, heartbeat sessions, relayer transaction ids, a fresh directory's operator key. Each kind of id is its own
  * counter-mode SHA-256 stream, so the same seed and the same requests in the same order give the same
  * order ids, trade ids and API keys, and adding one kind of id never shifts another.
  */
@@ -20,9 +21,9 @@ export class RunIds {
   /** The 80 random bits of a ULID (order and trade ids). */
   readonly random80 = (): bigint => BigInt('0x' + this.bytes('ulid', 10).toString('hex'));
 
-  /** A version-4 shaped UUID (API keys). */
-  uuid(): string {
-    const b = this.bytes('uuid', 16);
+  /** A version-4 shaped UUID of the stream `label` (API keys; heartbeat sessions on their own stream). */
+  uuid(label = 'uuid'): string {
+    const b = this.bytes(label, 16);
     b[6] = (b[6]! & 0x0f) | 0x40;
     b[8] = (b[8]! & 0x3f) | 0x80;
     const h = b.toString('hex');

@@ -2,8 +2,10 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatUnits, ONE } from '../../protocol/amounts.js';
 import { TradeRepo, type TradeRow } from '../../store/tradeRepo.js';
-import type { ClockMode } from '../clock.js';
-import type { EngineContext } from '../context.js';
+import type { Db } from '../../store/database.js';
+import type { Clock, ClockMode } from '../clock.js';
+import type { MarketService } from '../markets/marketService.js';
+import type { OrderService } from '../orders/orderService.js';
 import { fillsOf, RunLedger, type Mark } from './runLedger.js';
 
 const CSV_COLUMNS = ['id', 'match_time', 'condition_id', 'kind', 'taker_address', 'taker_asset_id', 'taker_side', 'price', 'maker_address', 'maker_asset_id', 'maker_side', 'maker_price', 'size', 'fee', 'taker_order_id', 'maker_order_id', 'transaction_hash'] as const;
@@ -30,6 +32,16 @@ function exportRow(t: TradeRow): Record<(typeof CSV_COLUMNS)[number], string | n
   };
 }
 
+/** What the recorder reads: committed trades, the books and last trades that mark positions, the clock. */
+export interface RecorderDeps {
+  readonly clock: Clock;
+  readonly db: Db;
+  /** The run folder goes under `<dataDir>/runs/`. */
+  readonly dataDir: string;
+  readonly markets: Pick<MarketService, 'byToken'>;
+  readonly orders: Pick<OrderService, 'book' | 'lastTrade'>;
+}
+
 /**
  * What a fast or stepped run leaves behind (decisions §11), under `<data>/runs/<run id>/`:
  * `trades.csv` and `trades.jsonl` (every trade of the run, appended as they commit), `equity.jsonl`
@@ -45,14 +57,14 @@ export class RunRecorder {
   private tradeCount = 0;
 
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly ctx: RecorderDeps,
     private readonly mode: ClockMode,
     private readonly startedAt: number,
     private readonly seed: number,
   ) {
     this.trades = new TradeRepo(ctx.db);
     this.runId = `${new Date(startedAt).toISOString().replace(/[:.]/g, '-')}-${mode}-seed${seed}`;
-    this.dir = join(ctx.config.dataDir, 'runs', this.runId);
+    this.dir = join(ctx.dataDir, 'runs', this.runId);
     mkdirSync(this.dir, { recursive: true });
     writeFileSync(join(this.dir, 'trades.csv'), CSV_COLUMNS.join(',') + '\n');
     writeFileSync(join(this.dir, 'trades.jsonl'), '');
