@@ -9,6 +9,8 @@ import { shortAddress } from '../format.js';
 import type { ColumnDef } from '@tanstack/react-table';
 import { DataTable } from '../components/DataTable.js';
 import type { Position } from '../api/types.js';
+import { useUi } from '../state/uiStore.js';
+import { presetSize } from '../ticket/sellable.js';
 
 const num = (v: number | undefined, dp = 2) => (typeof v === 'number' && Number.isFinite(v) ? v.toLocaleString('en-US', { minimumFractionDigits: dp, maximumFractionDigits: dp }) : '—');
 
@@ -16,6 +18,8 @@ export function PositionsPanel() {
   const session = useSession();
   const positions = usePositions(session.address);
   const qc = useQueryClient();
+  const selectMarket = useUi((st) => st.selectMarket);
+  const prefillTicket = useUi((st) => st.prefillTicket);
   // The engine's POST /redeem pays out a resolved market's winning shares (defect 5).
   const redeem = useMutation({
     mutationFn: (conditionId: string) => session.trader!.redeem(conditionId),
@@ -53,15 +57,34 @@ export function PositionsPanel() {
       header: '',
       accessorFn: (p) => (p.redeemable ? 1 : 0),
       meta: { className: 'actions' },
-      cell: (c) =>
-        c.row.original.redeemable ? (
+      cell: (c) => {
+        const p = c.row.original;
+        if (p.redeemable) {
+          return (
+            <>
+              <span className="badge ok">REDEEMABLE</span>{' '}
+              <button className="small" data-testid="redeem" disabled={!session.trader?.hasCredentials || redeem.isPending} onClick={() => redeem.mutate(p.conditionId)}>
+                Redeem
+              </button>
+            </>
+          );
+        }
+        // Sell opens a limit SELL of the whole position; Close a market SELL of it (issue 23, item 9).
+        const sell = (mode: 'limit' | 'market') => {
+          selectMarket(p.conditionId, p.outcomeIndex);
+          prefillTicket({ side: 'SELL', price: '', size: presetSize(p.size.toFixed(6), 100), mode });
+        };
+        return (
           <>
-            <span className="badge ok">REDEEMABLE</span>{' '}
-            <button className="small" data-testid="redeem" disabled={!session.trader?.hasCredentials || redeem.isPending} onClick={() => redeem.mutate(c.row.original.conditionId)}>
-              Redeem
+            <button className="small" data-testid="position-sell" title="Sell this position at a limit price" onClick={() => sell('limit')}>
+              Sell
+            </button>{' '}
+            <button className="small" data-testid="position-close" title="Sell the whole position at market (fill and kill)" onClick={() => sell('market')}>
+              Close
             </button>
           </>
-        ) : null,
+        );
+      },
     },
   ];
   if (!session.address) return <Empty>Select a wallet to see its positions.</Empty>;
