@@ -9,6 +9,7 @@ import { positionsCsv, tradesCsv } from './csv.js';
 import { DataTable } from '../components/DataTable.js';
 import { explainFill } from './fillExplainer.js';
 import { myFill } from './myFill.js';
+import { positionOutcome } from '../notify/resolution.js';
 import { useMarketLabels } from '../panels/useMarketLabels.js';
 import { useActivity, useRedeem } from './useAccountData.js';
 import './account.css';
@@ -113,6 +114,7 @@ function AccountTabs({ address }: { address: string }) {
 
 function RedeemButton({ p }: { p: Position }) {
   const redeem = useRedeem();
+  if (positionOutcome(p) === 'lost') return <span className="dim" data-testid="position-lost">Lost</span>;
   if (!p.redeemable) return <span className="dim">—</span>;
   return (
     <span>

@@ -5,7 +5,8 @@ import { useHolders, usePositions, useSelection, useSession } from '../api/hooks
 import { describeError, isMissingRoute } from '../api/describeError.js';
 import { notify } from '../notify/notify.js';
 import { toast } from 'sonner';
-import { shortAddress } from '../format.js';
+import { fixedDecimals, shortAddress } from '../format.js';
+import { positionOutcome } from '../notify/resolution.js';
 import type { ColumnDef } from '@tanstack/react-table';
 import { DataTable } from '../components/DataTable.js';
 import type { Position } from '../api/types.js';
@@ -23,7 +24,11 @@ export function PositionsPanel() {
   // The engine's POST /redeem pays out a resolved market's winning shares (defect 5).
   const redeem = useMutation({
     mutationFn: (conditionId: string) => session.trader!.redeem(conditionId),
-    onSuccess: () => toast.success('Redeemed', { description: 'The winning shares were paid out in collateral.' }),
+    onSuccess: (r) => {
+      // POST /redeem answers { payout } in collateral (decimal text): say what was paid, not a fixed line.
+      const payout = r && typeof r === 'object' && 'payout' in r ? String((r as { payout: unknown }).payout) : '0';
+      toast.success('Redeemed', { description: `Paid ${fixedDecimals(payout, 2)} USDC for the winning shares.` });
+    },
     onError: (e) => {
       const d = describeError(e);
       notify.rejected(d.code, d.message);
@@ -59,10 +64,12 @@ export function PositionsPanel() {
       meta: { className: 'actions' },
       cell: (c) => {
         const p = c.row.original;
+        // A resolved position either won (something to redeem) or lost (nothing: issue 23, item 3).
+        if (positionOutcome(p) === 'lost') return <span className="badge dim" data-testid="position-lost">Lost</span>;
         if (p.redeemable) {
           return (
             <>
-              <span className="badge ok">REDEEMABLE</span>{' '}
+              <span className="badge ok">WON</span>{' '}
               <button className="small" data-testid="redeem" disabled={!session.trader?.hasCredentials || redeem.isPending} onClick={() => redeem.mutate(p.conditionId)}>
                 Redeem
               </button>
