@@ -13,7 +13,8 @@ import { explainFill } from './fillExplainer.js';
 import { myFill } from './myFill.js';
 import { positionOutcome } from '../notify/resolution.js';
 import { useMarketLabels } from '../panels/useMarketLabels.js';
-import { useActivity, useRedeem } from './useAccountData.js';
+import { useActivity, useOrderHistory, useRedeem } from './useAccountData.js';
+import { historyRows, useRejections, type HistoryRow } from './orderHistory.js';
 import './account.css';
 
 const n2 = (v: number) => v.toFixed(2);
@@ -99,6 +100,7 @@ function AccountTabs({ address }: { address: string }) {
       <Tabs.List className="tabs" aria-label="Account views">
         <Tabs.Trigger value="positions" data-testid="account-tab-positions">Positions</Tabs.Trigger>
         <Tabs.Trigger value="trades" data-testid="account-tab-trades">Trade history</Tabs.Trigger>
+        <Tabs.Trigger value="history" data-testid="account-tab-history">Order history</Tabs.Trigger>
         <Tabs.Trigger value="closed" data-testid="account-tab-closed">Closed positions</Tabs.Trigger>
         <Tabs.Trigger value="activity" data-testid="account-tab-activity">Activity</Tabs.Trigger>
       </Tabs.List>
@@ -117,6 +119,9 @@ function AccountTabs({ address }: { address: string }) {
           </button>
         </div>
         <TradesTable rows={trades.data ?? []} address={address} />
+      </Tabs.Content>
+      <Tabs.Content value="history">
+        <OrderHistoryTable address={address} />
       </Tabs.Content>
       <Tabs.Content value="closed">
         <ClosedPositionsTable rows={closed.data ?? []} />
@@ -224,6 +229,30 @@ function FillDetails({ t, address }: { t: TradeRecord; address: string }) {
       </ul>
     </div>
   );
+}
+
+/** Every order: open, filled, cancelled and expired from the exchange, rejected from this terminal. */
+function OrderHistoryTable({ address }: { address: string }) {
+  const history = useOrderHistory();
+  const rejected = useRejections((st) => st.byWallet[address.toLowerCase()]);
+  const { question, outcome } = useMarketLabels();
+  const rows = useMemo(() => historyRows(history.data ?? [], rejected ?? [], outcome), [history.data, rejected, outcome]);
+  const columns = useMemo<ColumnDef<HistoryRow, unknown>[]>(
+    () => [
+      { header: 'Time', accessorKey: 'at', cell: (c) => timeOf(Math.floor((c.getValue() as number) / 1000)) },
+      { header: 'Market', id: 'market', accessorFn: (r) => question(r.market) },
+      { header: 'Outcome', accessorKey: 'outcome' },
+      { header: 'Side', accessorKey: 'side' },
+      { header: 'Price', accessorKey: 'price', meta: { num: true } },
+      { header: 'Size', accessorKey: 'size', meta: { num: true }, cell: (c) => fixedDecimals(c.getValue() as string, 2) },
+      { header: 'Filled', accessorKey: 'filled', meta: { num: true }, cell: (c) => fixedDecimals(c.getValue() as string, 2) },
+      { header: 'Type', accessorKey: 'type' },
+      { header: 'Status', accessorKey: 'status', cell: (c) => <span data-status={c.getValue() as string}>{c.getValue() as string}</span> },
+      { header: 'Reason', accessorKey: 'reason', meta: { className: 'wrap' } },
+    ],
+    [question],
+  );
+  return <DataTable data={rows} columns={columns} testId="account-order-history" empty="No orders yet." rowProps={(r) => ({ 'data-testid': 'order-history-row', 'data-status': r.status })} />;
 }
 
 /** Sold, merged and redeemed positions stay visible with what they realised (issue 23, item 10). */

@@ -18,6 +18,7 @@ import { marketOrderPlan } from '../ticket/marketOrderPlan.js';
 import { notify } from '../notify/notify.js';
 import { orderText } from '../notify/orderText.js';
 import { announceFill } from '../notify/useOrderWatcher.js';
+import { useRejections } from '../account/orderHistory.js';
 import { translateRejection } from '../notify/translateRejection.js';
 import { describeError } from '../api/describeError.js';
 import { formatUnits } from '../../../engine/protocol/amounts.js';
@@ -162,6 +163,13 @@ export function OrderTicket() {
   const valid = Object.keys(issues).length === 0;
   resolverRef.current = useMemo(() => zodResolver(ticketSchema(rules)), [rules]);
 
+  // A refused order is never stored by the exchange: the Order history keeps what was sent and why.
+  const recordRejection = useRejections((st) => st.record);
+  const rememberRejection = (code: string | null | undefined, message: string | null | undefined) => {
+    if (!session.address || !market) return;
+    const t = translateRejection(code, message);
+    recordRejection(session.address, { at: Date.now(), market: market.condition_id, outcome: outcomeName, side, price: ePrice, size: eSize, type: orderType, code: t.code, reason: t.title });
+  };
   const place = useMutation({
     mutationFn: async (): Promise<PlacementResult> => {
       if (!session.trader || !market || !tokenId) throw new Error('Select a wallet, an API key and a market first.');
@@ -177,7 +185,10 @@ export function OrderTicket() {
       });
     },
     onSuccess: (r) => {
-      if (!r.success) return void notify.rejected(r.error_code, r.error_msg);
+      if (!r.success) {
+        rememberRejection(r.error_code, r.error_msg);
+        return void notify.rejected(r.error_code, r.error_msg);
+      }
       const trader = session.trader;
       if (r.status === 'live') notify.placed(`${orderText({ side, size: eSize, outcome: outcomeName, price: ePrice, tick, ...(market ? { question: market.question } : {}) })} ${orderType}`);
       // A fill at placement (a market order, a marketable limit) never shows up as an open order for
@@ -188,6 +199,7 @@ export function OrderTicket() {
     },
     onError: (e) => {
       const d = describeError(e);
+      rememberRejection(d.code, d.message);
       notify.rejected(d.code, d.message);
     },
     onSettled: () => {
