@@ -284,6 +284,11 @@ export class ExchangeClient {
     return this.pages('/data/orders', p);
   }
 
+  /** GET /data/orders/history: every order of the caller (open, filled, cancelled, expired), newest first, with the cancel reason. */
+  getOrderHistory(): Promise<T.OrderHistoryEntry[]> {
+    return this.pages('/data/orders/history', {});
+  }
+
   /** GET /data/orders/queue: where each of the caller's resting orders stands at its price (shares ahead, level total). */
   getQueuePositions(p: { market?: string; asset_id?: string } = {}): Promise<T.QueueEntry[]> {
     return this.request({ method: 'GET', path: '/data/orders/queue', query: p, auth: 'L2' });

@@ -9,7 +9,7 @@ import type { Side } from '../protocol/eip712.js';
 import type { ClobMarketInfoJson, SimplifiedMarketJson } from '../protocol/schemas/compat.js';
 import type { ActivityJson, ClosedPositionJson, HolderGroupJson, PositionJson, TradeJson } from '../protocol/schemas/data.js';
 import type { PublicMarketJson } from '../protocol/schemas/markets.js';
-import type { BalanceAllowanceJson, CancelResultJson, OrderRecordJson, QueueEntryJson, TradeRecordJson } from '../protocol/schemas/orders.js';
+import type { BalanceAllowanceJson, CancelResultJson, OrderHistoryEntryJson, OrderRecordJson, QueueEntryJson, TradeRecordJson } from '../protocol/schemas/orders.js';
 
 export interface Page<R> {
   limit: number;
@@ -49,6 +49,11 @@ export interface PlacementResult {
 }
 
 export interface OrderRecord extends OrderRecordJson {
+  [field: string]: unknown;
+}
+
+/** GET /data/orders/history's entry: an order record and, for a cancelled order, why it ended. */
+export interface OrderHistoryEntry extends OrderHistoryEntryJson {
   [field: string]: unknown;
 }
 

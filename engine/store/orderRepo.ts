@@ -189,6 +189,16 @@ export class OrderRepo {
     }
   }
 
+  /** One page of an owner's orders of every status (the order history), newest first, plus the total count. */
+  listByOwner(owner: string, limit: number, offset: number): { rows: OrderRow[]; total: number } {
+    const params = { owner, limit, offset };
+    const total = Number(this.db.prepare('SELECT COUNT(*) FROM orders WHERE owner = @owner').pluck().get(params));
+    const rows = (
+      this.db.prepare('SELECT * FROM orders WHERE owner = @owner ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset').safeIntegers(true).all(params) as RawOrder[]
+    ).map(fromRaw);
+    return { rows, total };
+  }
+
   /** One page of an owner's live orders, oldest first, plus the total count. */
   listLive(filter: OpenOrderFilter, limit: number, offset: number): { rows: OrderRow[]; total: number } {
     const where = [LIVE, 'owner = @owner'];

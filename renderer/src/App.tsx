@@ -3,6 +3,7 @@ import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panel
 import { useExchangeConfig, useBalance, useEngineHealth, useSession } from './api/hooks.js';
 import { StatusBar } from './workspace/StatusBar.js';
 import { ToastArea } from './notify/ToastArea.js';
+import { PortfolioBadge } from './account/PortfolioBadge.js';
 import { ShortcutHelp } from './workspace/ShortcutHelp.js';
 import { CommandPalette } from './workspace/CommandPalette.js';
 import { useOrderWatcher } from './notify/useOrderWatcher.js';
@@ -18,7 +19,7 @@ import { RelayerPanel } from './panels/RelayerPanel.js';
 import { AdminPanel } from './panels/AdminPanel.js';
 import { ErrorLine } from './components/ErrorLine.js';
 import { StreamIndicator } from './streams/StreamIndicator.js';
-import { baseUnitsToDisplay, shortAddress } from './format.js';
+import { shortAddress } from './format.js';
 import { PriceChart } from './chart/PriceChart.js';
 import { PaperBanner } from './paper/PaperBanner.js';
 import { Onboarding } from './onboarding/Onboarding.js';
@@ -152,7 +153,8 @@ function TopBar() {
       <div className="who" data-testid="topbar-wallet">
         <span className="dim">{session.label}</span>
         <span className="mono">{shortAddress(session.address)}</span>
-        {balance.data ? <b data-testid="topbar-balance">{baseUnitsToDisplay(balance.data.balance)} USDC</b> : null}
+        {/* The portfolio value includes the cash (shown in its tooltip and the Account panel). */}
+        {balance.data ? <PortfolioBadge /> : null}
       </div>
     </header>
   );

@@ -286,6 +286,23 @@ describe('order routes', () => {
     assert.equal(unknown.json().error, 'order_not_found');
   });
 
+  it('GET /data/orders/history lists every order of the caller newest first, cancelled ones with their reason, and needs L2', async () => {
+    const resting = (await l2(alice, 'POST', '/order', await body(alice, { price: 150_000n }))).json().order_id as string;
+    const cancelled = (await l2(alice, 'POST', '/order', await body(alice, { price: 160_000n }))).json().order_id as string;
+    await l2(alice, 'DELETE', '/order', { orderID: cancelled });
+    const res = await l2(alice, 'GET', '/data/orders/history');
+    assert.equal(res.statusCode, 200, res.body);
+    const page = res.json() as { data: Array<{ id: string; status: string; owner: string; cancelReason: string | null }> };
+    const ids = page.data.map((o) => o.id);
+    assert.ok(ids.indexOf(cancelled) < ids.indexOf(resting) && ids.indexOf(resting) >= 0, 'newest first');
+    assert.deepEqual(page.data.find((o) => o.id === cancelled)!.cancelReason, 'cancelled by owner');
+    assert.equal(page.data.find((o) => o.id === cancelled)!.status, 'cancelled');
+    assert.equal(page.data.find((o) => o.id === resting)!.cancelReason, null);
+    assert.ok(page.data.every((o) => o.owner === alice.address.toLowerCase()), 'only the caller’s orders');
+    const noAuth = await engine.app.inject({ method: 'GET', url: '/data/orders/history' });
+    assert.equal(noAuth.statusCode, 401);
+  });
+
   it('GET /data/orders and GET /data/trades page with next_cursor and need L2', async () => {
     await l2(bob, 'POST', '/order', await body(bob, { outcome: 1, price: 600_000n, orderType: 'FAK' }));
     const open = await l2(alice, 'GET', `/data/orders?market=${market.conditionId}&next_cursor=MA%3D%3D`);

@@ -11,6 +11,8 @@ import {
   LookupBodySchema,
   LookupResponseSchema,
   OpenOrdersPageSchema,
+  OrderHistoryPageSchema,
+  OrderHistoryQuery,
   OpenOrdersQuery,
   OrderIdParams,
   OrderRecordSchema,
@@ -181,6 +183,21 @@ export function orderRoutes(app: FastifyInstance, ctx: EngineContext): void {
     '/data/orders',
     { ...l2, schema: { tags: TAG, security: SECURITY, summary: "The caller's resting orders, paged by next_cursor", querystring: OpenOrdersQuery, response: { 200: compat ? PublicOpenOrdersPageSchema : OpenOrdersPageSchema } } },
     async (req) => ctx.orders.listOpen(identityOf(req), req.query as { id?: string; market?: string; asset_id?: string; next_cursor?: string }),
+  );
+
+  app.get(
+    '/data/orders/history',
+    {
+      ...l2,
+      schema: {
+        tags: TAG,
+        security: SECURITY,
+        summary: "The caller's order history: every order (open, filled, cancelled, expired) newest first, with the cancel reason, paged by next_cursor",
+        querystring: OrderHistoryQuery,
+        response: { 200: OrderHistoryPageSchema },
+      },
+    },
+    async (req) => ctx.orders.history(identityOf(req), req.query as { next_cursor?: string }),
   );
 
   app.get(

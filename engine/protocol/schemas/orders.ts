@@ -264,6 +264,15 @@ export const TradeRecordSchema = Type.Object({
 export type TradeRecordJson = Static<typeof TradeRecordSchema>;
 
 export const OpenOrdersPageSchema = pageOf(OrderRecordSchema, 'Resting orders, oldest first');
+export const OrderHistoryEntrySchema = Type.Composite([
+  OrderRecordSchema,
+  Type.Object({ cancelReason: Type.Union([Type.String(), Type.Null()], { description: 'Why a cancelled order ended: "cancelled by owner", "expired", "market resolved", "FAK remainder cancelled"…; null otherwise' }) }),
+]);
+export type OrderHistoryEntryJson = Static<typeof OrderHistoryEntrySchema>;
+export const OrderHistoryPageSchema = pageOf(OrderHistoryEntrySchema, 'Every order of the caller (open, filled, cancelled, expired), newest first');
+export const OrderHistoryQuery = Type.Object({
+  next_cursor: Type.Optional(Type.String({ maxLength: 40, description: 'base64 offset; "MA==" first' })),
+});
 export const TradesPageSchema = pageOf(TradeRecordSchema, 'Trades, newest first');
 
 export const BalanceAllowanceQuery = Type.Object({

@@ -97,6 +97,18 @@ export class OrderQueries {
     );
   }
 
+  /** GET /data/orders/history: every order of the caller, newest first, with why each cancelled one ended. */
+  history(identity: OrderIdentity, q: { next_cursor?: string }): Page<OrderRecord & { cancelReason: string | null }> {
+    const offset = decodeCursor(q.next_cursor);
+    const { rows, total } = this.s.orderRepo.listByOwner(identity.address.toLowerCase(), PAGE_LIMIT, offset);
+    // The writer may not have stored the latest change yet: the live copy wins for an order still live.
+    const entries = rows.map((r) => {
+      const row = this.s.live.get(r.id) ?? r;
+      return { ...toOrderRecord(row, this.s.tradeRepo.idsForOrder(row.id)), cancelReason: row.cancelReason };
+    });
+    return pageOf(entries, offset, PAGE_LIMIT, total);
+  }
+
   /**
    * GET /data/orders/queue: the caller's resting orders (oldest first, optionally of one market or
    * token) with the size ahead of each at its price and the level's total, straight from the books.

@@ -158,6 +158,9 @@ export class OrderService {
   listOpen(...a: Parameters<OrderQueries['listOpen']>): ReturnType<OrderQueries['listOpen']> {
     return this.queries.listOpen(...a);
   }
+  history(...a: Parameters<OrderQueries['history']>): ReturnType<OrderQueries['history']> {
+    return this.queries.history(...a);
+  }
   queuePositions(...a: Parameters<OrderQueries['queuePositions']>): ReturnType<OrderQueries['queuePositions']> {
     return this.queries.queuePositions(...a);
   }

@@ -4,13 +4,17 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { useBalance, useMyTrades, usePositions, useSession } from '../api/hooks.js';
 import type { Position, TradeRecord } from '../api/types.js';
 import type { Activity } from '../../../engine/client/index.js';
-import { baseUnitsToDisplay, shortAddress, timeOf } from '../format.js';
-import { positionsCsv, tradesCsv } from './csv.js';
+import { baseUnitsToDisplay, fixedDecimals, shortAddress, timeOf } from '../format.js';
+import { activityCsv, positionsCsv, tradesCsv } from './csv.js';
+import { pnlClass, signedUsd, useClosedPositions, usePortfolio } from './usePortfolio.js';
+import type { ClosedPosition } from '../../../engine/client/index.js';
 import { DataTable } from '../components/DataTable.js';
 import { explainFill } from './fillExplainer.js';
 import { myFill } from './myFill.js';
+import { positionOutcome } from '../notify/resolution.js';
 import { useMarketLabels } from '../panels/useMarketLabels.js';
-import { useActivity, useRedeem } from './useAccountData.js';
+import { useActivity, useOrderHistory, useRedeem } from './useAccountData.js';
+import { historyRows, useRejections, type HistoryRow } from './orderHistory.js';
 import './account.css';
 
 const n2 = (v: number) => v.toFixed(2);
@@ -33,6 +37,7 @@ export function AccountViews() {
   const session = useSession();
   const balance = useBalance(session.trader);
   const [open, setOpen] = useState(false);
+  const picture = usePortfolio();
   const total = balance.data ? BigInt(balance.data.balance) : undefined;
   const reserved = balance.data ? BigInt(balance.data.reserved ?? '0') : undefined;
   return (
@@ -69,6 +74,14 @@ export function AccountViews() {
           <dd data-testid="balance-reserved">{reserved !== undefined ? baseUnitsToDisplay(String(reserved)) : '—'}</dd>
           <dt>Total USDC</dt>
           <dd data-testid="balance-total">{total !== undefined ? baseUnitsToDisplay(String(total)) : '—'}</dd>
+          <dt>Positions at mark</dt>
+          <dd data-testid="account-positions-value">{picture ? fixedDecimals(picture.positionsValue, 2) : '—'}</dd>
+          <dt>Portfolio value</dt>
+          <dd data-testid="account-portfolio-value">{picture ? fixedDecimals(picture.value, 2) : '—'}</dd>
+          <dt title="Unrealised on open positions + realised on every exit (sells, merges, redemptions)">Total PnL</dt>
+          <dd data-testid="account-total-pnl" className={picture ? pnlClass(picture.totalPnl) : ''}>{picture ? signedUsd(picture.totalPnl) : '—'}</dd>
+          <dt>Day PnL</dt>
+          <dd data-testid="account-day-pnl" className={picture ? pnlClass(picture.dayPnl) : ''}>{picture ? signedUsd(picture.dayPnl) : '—'}</dd>
         </dl>
       </div>
     </section>
@@ -80,12 +93,15 @@ function AccountTabs({ address }: { address: string }) {
   const positions = usePositions(address);
   const trades = useMyTrades(session.trader);
   const activity = useActivity(address);
+  const closed = useClosedPositions(address);
   const { question } = useMarketLabels();
   return (
     <Tabs.Root defaultValue="positions" className="account-tabs">
       <Tabs.List className="tabs" aria-label="Account views">
         <Tabs.Trigger value="positions" data-testid="account-tab-positions">Positions</Tabs.Trigger>
         <Tabs.Trigger value="trades" data-testid="account-tab-trades">Trade history</Tabs.Trigger>
+        <Tabs.Trigger value="history" data-testid="account-tab-history">Order history</Tabs.Trigger>
+        <Tabs.Trigger value="closed" data-testid="account-tab-closed">Closed positions</Tabs.Trigger>
         <Tabs.Trigger value="activity" data-testid="account-tab-activity">Activity</Tabs.Trigger>
       </Tabs.List>
       <Tabs.Content value="positions">
@@ -104,7 +120,18 @@ function AccountTabs({ address }: { address: string }) {
         </div>
         <TradesTable rows={trades.data ?? []} address={address} />
       </Tabs.Content>
+      <Tabs.Content value="history">
+        <OrderHistoryTable address={address} />
+      </Tabs.Content>
+      <Tabs.Content value="closed">
+        <ClosedPositionsTable rows={closed.data ?? []} />
+      </Tabs.Content>
       <Tabs.Content value="activity">
+        <div className="account-toolbar">
+          <button data-testid="export-activity" disabled={!activity.data?.length} onClick={() => download('activity.csv', activityCsv(activity.data ?? []))}>
+            Export CSV
+          </button>
+        </div>
         <ActivityTable rows={activity.data ?? []} />
       </Tabs.Content>
     </Tabs.Root>
@@ -113,6 +140,7 @@ function AccountTabs({ address }: { address: string }) {
 
 function RedeemButton({ p }: { p: Position }) {
   const redeem = useRedeem();
+  if (positionOutcome(p) === 'lost') return <span className="dim" data-testid="position-lost">Lost</span>;
   if (!p.redeemable) return <span className="dim">—</span>;
   return (
     <span>
@@ -201,6 +229,47 @@ function FillDetails({ t, address }: { t: TradeRecord; address: string }) {
       </ul>
     </div>
   );
+}
+
+/** Every order: open, filled, cancelled and expired from the exchange, rejected from this terminal. */
+function OrderHistoryTable({ address }: { address: string }) {
+  const history = useOrderHistory();
+  const rejected = useRejections((st) => st.byWallet[address.toLowerCase()]);
+  const { question, outcome } = useMarketLabels();
+  const rows = useMemo(() => historyRows(history.data ?? [], rejected ?? [], outcome), [history.data, rejected, outcome]);
+  const columns = useMemo<ColumnDef<HistoryRow, unknown>[]>(
+    () => [
+      { header: 'Time', accessorKey: 'at', cell: (c) => timeOf(Math.floor((c.getValue() as number) / 1000)) },
+      { header: 'Market', id: 'market', accessorFn: (r) => question(r.market) },
+      { header: 'Outcome', accessorKey: 'outcome' },
+      { header: 'Side', accessorKey: 'side' },
+      { header: 'Price', accessorKey: 'price', meta: { num: true } },
+      { header: 'Size', accessorKey: 'size', meta: { num: true }, cell: (c) => fixedDecimals(c.getValue() as string, 2) },
+      { header: 'Filled', accessorKey: 'filled', meta: { num: true }, cell: (c) => fixedDecimals(c.getValue() as string, 2) },
+      { header: 'Type', accessorKey: 'type' },
+      { header: 'Status', accessorKey: 'status', cell: (c) => <span data-status={c.getValue() as string}>{c.getValue() as string}</span> },
+      { header: 'Reason', accessorKey: 'reason', meta: { className: 'wrap' } },
+    ],
+    [question],
+  );
+  return <DataTable data={rows} columns={columns} testId="account-order-history" empty="No orders yet." rowProps={(r) => ({ 'data-testid': 'order-history-row', 'data-status': r.status })} />;
+}
+
+/** Sold, merged and redeemed positions stay visible with what they realised (issue 23, item 10). */
+function ClosedPositionsTable({ rows }: { rows: ClosedPosition[] }) {
+  const columns = useMemo<ColumnDef<ClosedPosition, unknown>[]>(
+    () => [
+      { header: 'Closed', accessorKey: 'timestamp', cell: (c) => timeOf(c.getValue() as number) },
+      { header: 'Market', accessorKey: 'title' },
+      { header: 'Outcome', accessorKey: 'outcome' },
+      { header: 'Bought', accessorKey: 'totalBought', meta: { num: true }, cell: (c) => n2(c.getValue() as number) },
+      { header: 'Avg', accessorKey: 'avgPrice', meta: { num: true }, cell: (c) => (c.getValue() as number).toFixed(3) },
+      { header: 'Exit', accessorKey: 'curPrice', meta: { num: true }, cell: (c) => (c.getValue() as number).toFixed(3) },
+      { header: 'Realised', accessorKey: 'realizedPnl', meta: { num: true }, cell: (c) => <span className={(c.getValue() as number) >= 0 ? 'up' : 'down'}>{signed(c.getValue() as number)}</span> },
+    ],
+    [],
+  );
+  return <DataTable data={rows} columns={columns} testId="account-closed-positions" empty="No closed positions yet." rowProps={(p) => ({ 'data-testid': 'closed-position-row', 'data-asset': p.asset })} />;
 }
 
 function ActivityTable({ rows }: { rows: Activity[] }) {

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Position, TradeRecord } from '../api/types.js';
-import { csvCell, positionsCsv, toCsv, tradesCsv } from './csv.js';
+import { activityCsv, csvCell, positionsCsv, toCsv, tradesCsv } from './csv.js';
+import type { Activity } from '../../../engine/client/index.js';
 import { explainFill } from './fillExplainer.js';
 import { myFill } from './myFill.js';
 
@@ -95,4 +96,11 @@ test('a maker fill names only the caller’s own resting orders, and a fee rate 
   assert.deepEqual(e.legs.map((l) => l.mine), [true, false]);
   assert.match(e.summary, /hit your resting order: 4 @ 0\.6 No\./);
   assert.equal(e.fee, '0.06'); // 10 × 0.6 × 1%
+});
+
+test('activity exports one row per movement with the market named', () => {
+  const a = { timestamp: 1700000000, type: 'REDEEM', title: 'Will it, or not?', outcome: 'Yes', side: '', size: 10, price: 0, usdcSize: 10, transactionHash: '0xab' } as unknown as Activity;
+  const lines = activityCsv([a]).trimEnd().split('\r\n');
+  assert.equal(lines[0], 'time_utc,type,market,outcome,side,shares,price,usdc,transaction_hash');
+  assert.equal(lines[1], '2023-11-14T22:13:20.000Z,REDEEM,"Will it, or not?",Yes,,10,0,10,0xab');
 });

@@ -4,6 +4,7 @@
  * formula (=, +, -, @ first) are prefixed with an apostrophe unless they are plain numbers.
  */
 import type { Position, TradeRecord } from '../api/types.js';
+import type { Activity } from '../../../engine/client/index.js';
 import { myFill } from './myFill.js';
 
 export type Cell = string | number | boolean | null | undefined;
@@ -52,5 +53,13 @@ export function tradesCsv(trades: readonly TradeRecord[], address?: string, ques
         t.transaction_hash,
       ];
     }),
+  );
+}
+
+/** The Activity view as CSV: trades, redemptions, merges and splits, with the market named. */
+export function activityCsv(rows: readonly Activity[]): string {
+  return toCsv(
+    ['time_utc', 'type', 'market', 'outcome', 'side', 'shares', 'price', 'usdc', 'transaction_hash'],
+    rows.map((a) => [new Date(a.timestamp * 1000).toISOString(), a.type, a.title, a.outcome, a.side, a.size, a.price, a.usdcSize, a.transactionHash]),
   );
 }

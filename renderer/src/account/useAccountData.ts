@@ -41,3 +41,14 @@ export function useRedeem() {
     onSuccess: () => qc.invalidateQueries(),
   });
 }
+
+/** GET /data/orders/history of the signed-in wallet: every order, newest first, with cancel reasons. */
+export function useOrderHistory() {
+  const session = useSession();
+  return useQuery({
+    queryKey: ['trader', session.address?.toLowerCase(), 'order-history'],
+    queryFn: () => session.trader!.orderHistory(),
+    enabled: !!session.trader?.hasCredentials,
+    refetchInterval: 3000,
+  });
+}

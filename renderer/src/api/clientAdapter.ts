@@ -108,6 +108,7 @@ export function createTraderApi(ctx: TraderContext, urls: ServiceUrls = SERVICES
       }
     },
     openOrders: async () => client.getOpenOrders(),
+    orderHistory: async () => client.getOrderHistory(),
     queuePositions: async () => client.getQueuePositions(),
     order: async (orderId) => client.getOrder(orderId),
     redeem: async (conditionId) => client.redeem(conditionId),

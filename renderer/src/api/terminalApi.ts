@@ -14,6 +14,7 @@ import type {
   HolderGroup,
   Market,
   OrderRecord,
+  OrderHistoryEntry,
   PlacementResult,
   Position,
   QueueEntry,
@@ -61,6 +62,8 @@ export interface TraderApi {
   balance(): Promise<BalanceAllowance>;
   placeOrder(ticket: OrderTicket): Promise<PlacementResult>;
   openOrders(): Promise<OrderRecord[]>;
+  /** Every order of the wallet, newest first, with why each cancelled one ended (GET /data/orders/history). */
+  orderHistory(): Promise<OrderHistoryEntry[]>;
   /** Shares ahead of each resting order at its price, and the level's total (GET /data/orders/queue). */
   queuePositions(): Promise<QueueEntry[]>;
   /** One order by id, whatever its status (follows a placement: filled, partly filled, cancelled). */

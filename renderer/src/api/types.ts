@@ -14,6 +14,7 @@ export type {
   Market,
   OrderBook as BookSnapshot,
   OrderRecord,
+  OrderHistoryEntry,
   Page,
   PlacementResult,
   Position,

@@ -10,6 +10,8 @@ export const notify = {
   cancelled: (what: string) => toast('Order cancelled', { description: what }),
   expired: (what: string) => toast.warning('Order expired', { description: what }),
   resolved: (what: string) => toast.warning('Market resolved', { description: `${what} was cancelled because the market resolved. Redeem winning positions in Positions.` }),
+  /** A market the trader holds resolved: who won, and what each of their positions did. */
+  holdingResolved: (winner: string, text: string) => toast.warning(`Resolved: ${winner} won`, { description: text, duration: 10_000 }),
   rejected: (code: string | null | undefined, message: string | null | undefined) => {
     const t = translateRejection(code, message);
     // An error stays until the trader dismisses it (issue 23, item 5).

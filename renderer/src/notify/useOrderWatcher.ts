@@ -1,7 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { publicApi } from '../api/clientAdapter.js';
-import { useMarkets, useOpenOrders, useSession } from '../api/hooks.js';
+import { useMarkets, useOpenOrders, usePositions, useSession } from '../api/hooks.js';
+import { newlyResolved } from './resolution.js';
 import type { Market, OrderRecord } from '../api/types.js';
 import type { TraderApi } from '../api/terminalApi.js';
 import { notify } from './notify.js';
@@ -41,6 +42,7 @@ export function useOrderWatcher(): void {
   const { data: markets } = useMarkets();
   const qc = useQueryClient();
   const seen = useRef(new Map<string, OrderRecord>());
+  useResolutionWatcher();
 
   useEffect(() => {
     const trader = session.trader;
@@ -64,4 +66,35 @@ export function useOrderWatcher(): void {
     }
     seen.current = now;
   }, [orders.data, session.trader, markets, qc]);
+}
+
+/**
+ * Tells every holder when a market they hold resolves, whether or not an order of theirs was cancelled
+ * (issue 23, item 3): who won, and for each position whether it won (what to redeem) or lost.
+ */
+function useResolutionWatcher(): void {
+  const session = useSession();
+  const positions = usePositions(session.address);
+  const { data: markets } = useMarkets();
+  const qc = useQueryClient();
+  const known = useRef<{ address: string; resolved: Set<string> } | null>(null);
+  // Positions poll slowly while the streams are up, and a resolution brings the holder no event of
+  // their own: the market list (polled, and refreshed by market_resolved) says when to look again.
+  useEffect(() => {
+    const held = positions.data?.filter((p) => !p.redeemable).map((p) => p.conditionId) ?? [];
+    if (held.some((c) => markets?.find((m) => m.condition_id === c)?.tokens.some((t) => t.winner))) void qc.invalidateQueries({ queryKey: ['positions'] });
+  }, [markets, positions.data, qc]);
+  useEffect(() => {
+    const address = session.address?.toLowerCase();
+    if (!address || !positions.data) return;
+    // The first look at a wallet: what is already resolved is not news.
+    if (known.current?.address !== address) {
+      known.current = { address, resolved: new Set(positions.data.filter((p) => p.redeemable).map((p) => p.conditionId)) };
+      return;
+    }
+    for (const n of newlyResolved(known.current.resolved, positions.data)) {
+      known.current.resolved.add(n.conditionId);
+      notify.holdingResolved(n.winner, n.text);
+    }
+  }, [positions.data, session.address]);
 }

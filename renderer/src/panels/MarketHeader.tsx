@@ -18,7 +18,11 @@ export function MarketHeader() {
         <div className="mh-badges">
           {market.neg_risk ? <span className="badge neg">NEG RISK</span> : null}
           {market.paused ? <span className="badge warn">PAUSED</span> : null}
-          {market.closed ? <span className="badge dim">CLOSED</span> : null}
+          {market.tokens.some((t) => t.winner) ? (
+            <span className="badge ok" data-testid="market-resolved">Resolved: {market.tokens.find((t) => t.winner)!.outcome}</span>
+          ) : market.closed ? (
+            <span className="badge dim">CLOSED</span>
+          ) : null}
           <span className="mono dim" title={market.condition_id}>
             {market.condition_id.slice(0, 10)}…
           </span>

@@ -4,7 +4,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Dialog } from 'radix-ui';
 import { Panel } from '../components/Panel.js';
-import { traderKey, useBalance, useBook, useMarkets, useSelection, useSession } from '../api/hooks.js';
+import { traderKey, useBalance, useBook, useMarkets, useOpenOrders, usePositions, useSelection, useSession } from '../api/hooks.js';
+import { presetSize, sellableShares } from '../ticket/sellable.js';
 import { limitOrderAmounts } from '../api/clientAdapter.js';
 import type { OrderType } from '../../../engine/protocol/eip712.js';
 import { useUi } from '../state/uiStore.js';
@@ -17,11 +18,13 @@ import { marketOrderPlan } from '../ticket/marketOrderPlan.js';
 import { notify } from '../notify/notify.js';
 import { orderText } from '../notify/orderText.js';
 import { announceFill } from '../notify/useOrderWatcher.js';
+import { useRejections } from '../account/orderHistory.js';
 import { translateRejection } from '../notify/translateRejection.js';
 import { describeError } from '../api/describeError.js';
 import { formatUnits } from '../../../engine/protocol/amounts.js';
 import { isTyping } from './MarketsPanel.js';
 import type { OrderRecord, PlacementResult } from '../api/types.js';
+import '../ticket/ticket.css';
 
 const TYPES: { value: OrderType; label: string; hint: string }[] = [
   { value: 'GTC', label: 'GTC', hint: 'Good till cancelled: rests on the book' },
@@ -54,11 +57,24 @@ export function OrderTicket() {
   const { data: book } = useBook(tokenId);
   const balance = useBalance(session.trader);
   const ladder = useMemo(() => (book ? bookLadder(book, 1) : undefined), [book]);
+  // What the selected outcome's SELL can use: the position less the open sells (issue 23, item 9).
+  const positions = usePositions(session.address);
+  const openOrders = useOpenOrders(session.trader);
+  const sellable = useMemo(() => {
+    if (!tokenId || !positions.data) return undefined;
+    const held = positions.data.find((p) => p.asset === tokenId)?.size;
+    const sells = (openOrders.data ?? []).filter((o) => o.assetId === tokenId && o.side === 'SELL');
+    return sellableShares(outcomeName, held, sells);
+  }, [tokenId, positions.data, openOrders.data, outcomeName]);
 
   // A click in the book fills side, price and size.
   useEffect(() => {
     if (!prefill) return;
     set('side', prefill.side);
+    if (prefill.mode) {
+      set('mode', prefill.mode);
+      set('orderType', prefill.mode === 'market' ? 'FAK' : 'GTC');
+    }
     set('price', prefill.price);
     if (prefill.size) set('size', trimSize(prefill.size));
     priceRef.current?.focus();
@@ -134,18 +150,26 @@ export function OrderTicket() {
     () => ({
       tickSize: tick,
       minOrderSize,
+      ...(sellable ? { sellable } : {}),
       effective: (t) => {
         if (t.mode === 'limit') return { price: t.price, size: t.size };
         const plan = book ? marketOrderPlan({ side: t.side, bids: book.bids, asks: book.asks, ...(t.side === 'BUY' ? { amount: t.amount } : { size: t.size }), tickSize: tick, slippageTicks }) : undefined;
         return plan ? { price: plan.price, size: t.side === 'BUY' ? plan.size : t.size } : undefined;
       },
     }),
-    [tick, minOrderSize, book, slippageTicks],
+    [tick, minOrderSize, book, slippageTicks, sellable],
   );
   const issues = ticketIssues(rules, v);
   const valid = Object.keys(issues).length === 0;
   resolverRef.current = useMemo(() => zodResolver(ticketSchema(rules)), [rules]);
 
+  // A refused order is never stored by the exchange: the Order history keeps what was sent and why.
+  const recordRejection = useRejections((st) => st.record);
+  const rememberRejection = (code: string | null | undefined, message: string | null | undefined) => {
+    if (!session.address || !market) return;
+    const t = translateRejection(code, message);
+    recordRejection(session.address, { at: Date.now(), market: market.condition_id, outcome: outcomeName, side, price: ePrice, size: eSize, type: orderType, code: t.code, reason: t.title });
+  };
   const place = useMutation({
     mutationFn: async (): Promise<PlacementResult> => {
       if (!session.trader || !market || !tokenId) throw new Error('Select a wallet, an API key and a market first.');
@@ -161,7 +185,10 @@ export function OrderTicket() {
       });
     },
     onSuccess: (r) => {
-      if (!r.success) return void notify.rejected(r.error_code, r.error_msg);
+      if (!r.success) {
+        rememberRejection(r.error_code, r.error_msg);
+        return void notify.rejected(r.error_code, r.error_msg);
+      }
       const trader = session.trader;
       if (r.status === 'live') notify.placed(`${orderText({ side, size: eSize, outcome: outcomeName, price: ePrice, tick, ...(market ? { question: market.question } : {}) })} ${orderType}`);
       // A fill at placement (a market order, a marketable limit) never shows up as an open order for
@@ -172,6 +199,7 @@ export function OrderTicket() {
     },
     onError: (e) => {
       const d = describeError(e);
+      rememberRejection(d.code, d.message);
       notify.rejected(d.code, d.message);
     },
     onSettled: () => {
@@ -305,6 +333,29 @@ export function OrderTicket() {
           <span>Size (shares)</span>
           <input inputMode="decimal" placeholder={`min ${String(market?.minimum_order_size ?? '')}`} data-testid="ticket-size" {...register('size', { setValueAs: trim })} />
         </label>
+        {side === 'SELL' && sellable ? (
+          <div className="hint ticket-held" data-testid="ticket-held">
+            <span>
+              You hold {fixedDecimals(sellable.held, 2)} {sellable.outcome}
+              {sellable.reserved !== '0' ? ` · ${fixedDecimals(sellable.reserved, 2)} in open sells` : ''}
+            </span>
+            <span className="presets">
+              {([25, 50, 100] as const).map((pct) => (
+                <button
+                  type="button"
+                  key={pct}
+                  className="small"
+                  data-testid={pct === 100 ? 'ticket-preset-max' : `ticket-preset-${pct}`}
+                  disabled={sellable.available === '0'}
+                  title={`Sell ${pct} % of the ${fixedDecimals(sellable.available, 2)} shares you can sell`}
+                  onClick={() => set('size', presetSize(sellable.available, pct))}
+                >
+                  {pct === 100 ? 'Max' : `${pct}%`}
+                </button>
+              ))}
+            </span>
+          </div>
+        ) : null}
         {size && issues.size ? <div className="field-error" data-testid="ticket-size-error">{issues.size}</div> : null}
         {mode === 'market' && side === 'BUY' && amount && issues.amount ? <div className="field-error" data-testid="ticket-amount-error">{issues.amount}</div> : null}
         <div className="field-row">

@@ -5,10 +5,13 @@ import { useHolders, usePositions, useSelection, useSession } from '../api/hooks
 import { describeError, isMissingRoute } from '../api/describeError.js';
 import { notify } from '../notify/notify.js';
 import { toast } from 'sonner';
-import { shortAddress } from '../format.js';
+import { fixedDecimals, shortAddress } from '../format.js';
+import { positionOutcome } from '../notify/resolution.js';
 import type { ColumnDef } from '@tanstack/react-table';
 import { DataTable } from '../components/DataTable.js';
 import type { Position } from '../api/types.js';
+import { useUi } from '../state/uiStore.js';
+import { presetSize } from '../ticket/sellable.js';
 
 const num = (v: number | undefined, dp = 2) => (typeof v === 'number' && Number.isFinite(v) ? v.toLocaleString('en-US', { minimumFractionDigits: dp, maximumFractionDigits: dp }) : '—');
 
@@ -16,10 +19,16 @@ export function PositionsPanel() {
   const session = useSession();
   const positions = usePositions(session.address);
   const qc = useQueryClient();
+  const selectMarket = useUi((st) => st.selectMarket);
+  const prefillTicket = useUi((st) => st.prefillTicket);
   // The engine's POST /redeem pays out a resolved market's winning shares (defect 5).
   const redeem = useMutation({
     mutationFn: (conditionId: string) => session.trader!.redeem(conditionId),
-    onSuccess: () => toast.success('Redeemed', { description: 'The winning shares were paid out in collateral.' }),
+    onSuccess: (r) => {
+      // POST /redeem answers { payout } in collateral (decimal text): say what was paid, not a fixed line.
+      const payout = r && typeof r === 'object' && 'payout' in r ? String((r as { payout: unknown }).payout) : '0';
+      toast.success('Redeemed', { description: `Paid ${fixedDecimals(payout, 2)} USDC for the winning shares.` });
+    },
     onError: (e) => {
       const d = describeError(e);
       notify.rejected(d.code, d.message);
@@ -53,15 +62,36 @@ export function PositionsPanel() {
       header: '',
       accessorFn: (p) => (p.redeemable ? 1 : 0),
       meta: { className: 'actions' },
-      cell: (c) =>
-        c.row.original.redeemable ? (
+      cell: (c) => {
+        const p = c.row.original;
+        // A resolved position either won (something to redeem) or lost (nothing: issue 23, item 3).
+        if (positionOutcome(p) === 'lost') return <span className="badge dim" data-testid="position-lost">Lost</span>;
+        if (p.redeemable) {
+          return (
+            <>
+              <span className="badge ok">WON</span>{' '}
+              <button className="small" data-testid="redeem" disabled={!session.trader?.hasCredentials || redeem.isPending} onClick={() => redeem.mutate(p.conditionId)}>
+                Redeem
+              </button>
+            </>
+          );
+        }
+        // Sell opens a limit SELL of the whole position; Close a market SELL of it (issue 23, item 9).
+        const sell = (mode: 'limit' | 'market') => {
+          selectMarket(p.conditionId, p.outcomeIndex);
+          prefillTicket({ side: 'SELL', price: '', size: presetSize(p.size.toFixed(6), 100), mode });
+        };
+        return (
           <>
-            <span className="badge ok">REDEEMABLE</span>{' '}
-            <button className="small" data-testid="redeem" disabled={!session.trader?.hasCredentials || redeem.isPending} onClick={() => redeem.mutate(c.row.original.conditionId)}>
-              Redeem
+            <button className="small" data-testid="position-sell" title="Sell this position at a limit price" onClick={() => sell('limit')}>
+              Sell
+            </button>{' '}
+            <button className="small" data-testid="position-close" title="Sell the whole position at market (fill and kill)" onClick={() => sell('market')}>
+              Close
             </button>
           </>
-        ) : null,
+        );
+      },
     },
   ];
   if (!session.address) return <Empty>Select a wallet to see its positions.</Empty>;

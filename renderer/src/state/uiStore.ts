@@ -12,6 +12,8 @@ export interface TicketPrefill {
   side: Side;
   price: string;
   size?: string;
+  /** Switches the ticket to this mode (a position's Close asks for a market SELL). */
+  mode?: 'limit' | 'market';
   /** Changes on every click so the same level clicked twice still refills the ticket. */
   seq: number;
 }

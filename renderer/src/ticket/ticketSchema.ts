@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { OrderType, Side } from '../../../engine/protocol/eip712.js';
 import { previewTicket } from './ticketMath.js';
+import { oversellIssue, type Sellable } from './sellable.js';
 
 /** What the ticket's inputs hold (text as typed; the order is derived from it). */
 export interface TicketValues {
@@ -27,6 +28,8 @@ export interface TicketRules {
    * order the worst price the amount reaches on the book and what it buys (undefined: nothing to take).
    */
   effective: (v: TicketValues) => { price: string; size: string } | undefined;
+  /** The selected outcome's shares the trader can sell (undefined: unknown, the exchange judges). */
+  sellable?: Sellable;
 }
 
 const decimal = /^\d*(?:\.\d*)?$/;
@@ -64,6 +67,9 @@ export function ticketSchema(rules: TicketRules) {
         // In market mode the price is the book's, so its issue belongs to what the trader typed.
         if (p.priceError) ctx.addIssue({ code: 'custom', path: [v.mode === 'market' ? (v.side === 'BUY' ? 'amount' : 'size') : 'price'], message: p.priceError });
         if (p.sizeError) ctx.addIssue({ code: 'custom', path: [v.mode === 'market' && v.side === 'BUY' ? 'amount' : 'size'], message: p.sizeError });
+        // A SELL is backed by shares held, not by collateral: say so in shares (issue 23, item 9).
+        const oversell = v.side === 'SELL' && rules.sellable ? oversellIssue(rules.sellable, order.size) : undefined;
+        if (oversell) ctx.addIssue({ code: 'custom', path: ['size'], message: oversell });
       }
       if (v.orderType === 'GTD') {
         // The order is signed with expiration = now + lifetime + 60 (gtdExpiration); the exchange refuses
