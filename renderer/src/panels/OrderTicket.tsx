@@ -16,6 +16,7 @@ import { bookLadder } from '../ladder/bookLadder.js';
 import { notify } from '../notify/notify.js';
 import { translateRejection } from '../notify/translateRejection.js';
 import { describeError } from '../api/describeError.js';
+import { useEngineBack } from '../api/engineState.js';
 import { formatUnits } from '../../../engine/protocol/amounts.js';
 import { isTyping } from './MarketsPanel.js';
 import type { OrderRecord, PlacementResult } from '../api/types.js';
@@ -170,6 +171,11 @@ export function OrderTicket() {
       void qc.invalidateQueries({ queryKey: ['tape'] });
       void qc.invalidateQueries({ queryKey: ['positions'] });
     },
+  });
+
+  // "Engine unreachable" is over once the engine answers again (issue 23, item 8).
+  useEngineBack(() => {
+    if (place.error && describeError(place.error).code === 'network_error') place.reset();
   });
 
   const canSubmit = !!session.trader?.hasCredentials && !!market && valid && !place.isPending && market.accepting_orders !== false;
