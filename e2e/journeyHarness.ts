@@ -20,16 +20,22 @@ export interface Journey {
   newTrader(): Promise<{ context: BrowserContext; page: Page }>;
   admin<T>(path: string, body: unknown): Promise<T>;
   screenshot(page: Page, name: string): Promise<string>;
+  /** Stops the engine (the pages stay open), as a crash or a quit would. */
+  stopEngine(): Promise<void>;
+  /** Starts the engine again on the same port and data directory. */
+  restartEngine(): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startJourney(opts: { chain?: ChainMode } = {}): Promise<Journey> {
   const dataDir = mkdtempSync(join(tmpdir(), 'e2e-exchange-'));
   // The journeys rely on a frozen demo book: no simulated participants.
-  const engine = await createEngine({ dataDir, chain: opts.chain ?? 'none', port: 0, simulation: false });
+  let engine = await createEngine({ dataDir, chain: opts.chain ?? 'none', port: 0, simulation: false });
   let browser: Browser | undefined;
+  let stopped = false;
   try {
-    const ready = await engine.listen();
+    let ready = await engine.listen();
+    const port = Number(new URL(ready.trading).port);
     browser = await chromium.launch({
       executablePath: CHROMIUM_PATH,
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
@@ -38,8 +44,12 @@ export async function startJourney(opts: { chain?: ChainMode } = {}): Promise<Jo
     const appUrl = `${ready.trading}/app/`;
     const contexts: BrowserContext[] = [];
     return {
-      engine,
-      ready,
+      get engine() {
+        return engine;
+      },
+      get ready() {
+        return ready;
+      },
       appUrl,
       browser: b,
       async newTrader() {
@@ -69,10 +79,19 @@ export async function startJourney(opts: { chain?: ChainMode } = {}): Promise<Jo
         await page.screenshot({ path });
         return path;
       },
+      async stopEngine() {
+        await engine.close();
+        stopped = true;
+      },
+      async restartEngine() {
+        engine = await createEngine({ dataDir, chain: opts.chain ?? 'none', port, simulation: false });
+        ready = await engine.listen();
+        stopped = false;
+      },
       async close() {
         for (const c of contexts) await c.close().catch(() => undefined);
         await b.close().catch(() => undefined);
-        await engine.close();
+        if (!stopped) await engine.close();
         rmSync(dataDir, { recursive: true, force: true });
       },
     };

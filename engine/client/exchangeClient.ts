@@ -392,7 +392,8 @@ export class ExchangeClient {
     return this.request({ method: 'GET', path: '/last-trade-price', query: { token_id: tokenId } });
   }
 
-  getPricesHistory(p: { market: string; interval?: string; startTs?: number; endTs?: number; fidelity?: number }): Promise<{ history: Array<{ t: number; p: number }> }> {
+  /** `p` is each bucket's last trade price; this exchange adds OHLC `o h l c`, volume `v` and the closing mid `m`. */
+  getPricesHistory(p: { market: string; interval?: string; startTs?: number; endTs?: number; fidelity?: number }): Promise<{ history: Array<{ t: number; p: number; o?: number; h?: number; l?: number; c?: number; v?: number; m?: number }> }> {
     return this.request({ method: 'GET', path: '/prices-history', query: p });
   }
 

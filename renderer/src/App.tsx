@@ -25,6 +25,7 @@ import { PaperBanner } from './paper/PaperBanner.js';
 import { Onboarding } from './onboarding/Onboarding.js';
 import { MarketTabs } from './watchlist/MarketTabs.js';
 import { SideColumn } from './workspace/SideColumn.js';
+import { SystemPauseBanner } from './workspace/SystemPauseBanner.js';
 
 const TABS: { id: BottomTab; label: string; key: string }[] = [
   { id: 'orders', label: 'Open orders', key: '1' },
@@ -57,7 +58,10 @@ export function App() {
   return (
     <div className={`terminal${cvdSafe ? ' cvd-safe' : ''}`}>
       <TopBar />
-      <PaperBanner />
+      <div className="banners">
+        <SystemPauseBanner />
+        <PaperBanner />
+      </div>
       <Onboarding />
       <MarketsPanel />
       <Group orientation="vertical" className="main-split" data-testid="main-split" defaultLayout={split.defaultLayout} onLayoutChanged={split.onLayoutChanged}>

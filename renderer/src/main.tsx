@@ -15,6 +15,9 @@ const queryClient = new QueryClient({
       retry: (count, error) => count < 2 && describeError(error).status === undefined,
       refetchOnWindowFocus: false,
     },
+    // An order or key request sent while the engine is down fails at once with its words; it must never
+    // wait, paused, and go out by itself when the engine comes back.
+    mutations: { networkMode: 'always' },
   },
 });
 

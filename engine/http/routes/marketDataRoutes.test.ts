@@ -138,13 +138,14 @@ describe('market data routes', () => {
     assert.equal((await get('/last-trade-price?token_id=9')).statusCode, 404);
   });
 
-  test('GET /prices-history buckets trades by fidelity and validates every parameter', async () => {
+  test('GET /prices-history buckets trades by fidelity into {t, p} plus OHLC, volume and the closing mid, and validates every parameter', async () => {
     const r = await get(`/prices-history?market=${btc.tokenIds[0]}&interval=1d&fidelity=60`);
     assert.equal(r.statusCode, 200);
     const bucket = Math.floor(T / 1000 / 3600) * 3600;
-    assert.deepEqual(r.json(), { history: [{ t: bucket, p: 0.38 }] });
+    // The seed's one fill of 5,000 shares at 0.38; the book quotes 0.37 / 0.39 around it.
+    assert.deepEqual(r.json(), { history: [{ t: bucket, p: 0.38, o: 0.38, h: 0.38, l: 0.38, c: 0.38, v: 5000, m: 0.38 }] });
     const range = await get(`/prices-history?market=${btc.tokenIds[1]}&startTs=${Math.floor(T / 1000) - 10}&endTs=${Math.floor(T / 1000) + 10}`);
-    assert.deepEqual(range.json(), { history: [{ t: Math.floor(T / 1000 / 60) * 60, p: 0.62 }] });
+    assert.deepEqual(range.json(), { history: [{ t: Math.floor(T / 1000 / 60) * 60, p: 0.62, o: 0.62, h: 0.62, l: 0.62, c: 0.62, v: 5000, m: 0.62 }] });
     assert.deepEqual((await get(`/prices-history?market=${btc.tokenIds[0]}&startTs=1&endTs=2`)).json(), { history: [] });
     for (const [q, field] of [
       [`market=${btc.tokenIds[0]}&interval=2d`, 'interval'],

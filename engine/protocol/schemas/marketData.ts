@@ -59,7 +59,20 @@ export const PricesHistoryQuery = Type.Object({
   endTs: Type.Optional(Type.String({ description: 'Unix seconds; default now' })),
   fidelity: Type.Optional(Type.String({ description: 'Bucket width in minutes; default 1' })),
 });
-export const PricesHistoryResponse = Type.Object({ history: Type.Array(Type.Object({ t: Type.Integer({ description: 'Unix seconds' }), p: Type.Number() })) });
+export const PricesHistoryResponse = Type.Object({
+  history: Type.Array(
+    Type.Object({
+      t: Type.Integer({ description: 'Bucket start, unix seconds' }),
+      p: Type.Number({ description: 'Last trade price of the bucket (the field stock clients read)' }),
+      o: Type.Number({ description: 'Open: first trade price of the bucket' }),
+      h: Type.Number({ description: 'High trade price' }),
+      l: Type.Number({ description: 'Low trade price' }),
+      c: Type.Number({ description: 'Close: last trade price (= p)' }),
+      v: Type.Number({ description: 'Volume: shares traded in the bucket' }),
+      m: Type.Optional(Type.Number({ description: "The book's midpoint at the bucket's close; absent when the book was one-sided or no quote was recorded since the engine started" })),
+    }),
+  ),
+});
 
 export const TradesQuery = Type.Object({
   market: Type.Optional(Type.String({ description: 'Condition id' })),

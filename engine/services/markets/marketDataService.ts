@@ -4,6 +4,8 @@ import { ApiError } from '../../protocol/errors.js';
 import { fromBookPrice, type Level } from '../../book/types.js';
 import type { EngineContext } from '../context.js';
 import { formatMicros } from './formatMicros.js';
+import { candles, type Candle } from './candles.js';
+import { midHistoryOf } from './midHistory.js';
 import type { Market } from './marketService.js';
 import { publicMarket, type PublicMarket } from './publicMarket.js';
 
@@ -211,14 +213,15 @@ export class MarketDataService {
   }
 
   /**
-   * Price history of a token: the last trade price of each `fidelity`-minute bucket that saw trades,
-   * stamped with the bucket's start (unix seconds). Buckets without trades are left out.
+   * Price history of a token: each `fidelity`-minute bucket that saw trades, stamped with the bucket's
+   * start (unix seconds): `p` the last trade price (what the public service sends), plus open, high, low,
+   * close, volume in shares and the book's closing mid `m`. Buckets without trades are left out.
    */
-  pricesHistory(q: { market?: string; interval?: string; startTs?: string; endTs?: string; fidelity?: string }): { history: Array<{ t: number; p: number }> } {
+  pricesHistory(q: { market?: string; interval?: string; startTs?: string; endTs?: string; fidelity?: string }): { history: Candle[] } {
     if (q.market === undefined || q.market === '') {
       throw new ApiError('invalid_query', "Query parameter 'market' is required: the token id whose prices to chart (GET /markets tokens[].token_id).", { details: { field: 'market' } });
     }
-    this.token(q.market, 'market');
+    const { market, outcomeIndex } = this.token(q.market, 'market');
     const nowSec = Math.floor(this.ctx.clock.nowMs() / 1000);
     const fidelity = q.fidelity === undefined || q.fidelity === '' ? 1 : intParam(q.fidelity, 'fidelity', 1, 525_600);
     let start: number;
@@ -237,17 +240,9 @@ export class MarketDataService {
       end = (q.endTs ?? '') === '' ? nowSec : intParam(q.endTs!, 'endTs', 0, Number.MAX_SAFE_INTEGER);
       if (end < start) throw new ApiError('invalid_query', `Query parameter 'endTs' (${end}) must not be before 'startTs' (${start}).`, { details: { field: 'endTs' } });
     }
-    const points = this.ctx.orders.priceSeries(q.market, start, end);
-    const bucket = fidelity * 60;
-    const history: Array<{ t: number; p: number }> = [];
-    for (const pt of points) {
-      const t = Math.floor(pt.t / bucket) * bucket;
-      // The wire wants a number; it is parsed from the exact decimal string, never computed in floats.
-      const p = Number(formatUnits(pt.price));
-      const last = history[history.length - 1];
-      if (last && last.t === t) last.p = p;
-      else history.push({ t, p });
-    }
+    const mids = midHistoryOf(this.ctx);
+    // A bucket still open closes now: its mid is the current one.
+    const history = candles(this.ctx.orders.priceSeries(q.market, start, end), fidelity * 60, (endSec) => mids.midBefore(market.conditionId, outcomeIndex, Math.min(endSec, nowSec + 1)));
     return { history };
   }
 

@@ -224,13 +224,13 @@ export class OrderQueries {
   }
 
   /** Fill prices on a token within [startSec, endSec], oldest first (price history before bucketing). */
-  priceSeries(tokenId: string, startSec: number, endSec: number): Array<{ t: number; price: bigint }> {
+  priceSeries(tokenId: string, startSec: number, endSec: number): Array<{ t: number; price: bigint; size: bigint }> {
     const token = canonicalTokenId(tokenId);
     const found = this.ctx.markets.byToken(token);
     if (!found) return [];
     return this.s.tradeRepo
       .inWindow(found.market.conditionId, startSec * 1000, endSec * 1000 + 999)
-      .map((t) => ({ t: Math.floor(t.matchTime / 1000), price: priceOnToken(t, token) }));
+      .map((t) => ({ t: Math.floor(t.matchTime / 1000), price: priceOnToken(t, token), size: t.size }));
   }
 }
 

@@ -2,6 +2,7 @@ import type { OrderWrite } from '../../store/orderWrites.js';
 import type { TradeRow } from '../../store/tradeRepo.js';
 import type { EngineContext } from '../context.js';
 import type { Market, MarketChange } from '../markets/marketService.js';
+import { recordMid } from '../markets/midHistory.js';
 import type { OrderEvents } from '../orders/orderEvents.js';
 import { MarketChannel, type BookCapture } from './marketChannel.js';
 import { MarketConnection } from './marketConnection.js';
@@ -89,6 +90,8 @@ export class StreamService implements OrderEvents {
 
   touched(conditionId: string): void {
     this.dirty.add(conditionId);
+    // The closing quote of each minute, for /prices-history's mid (whether or not anyone streams the market).
+    recordMid(this.ctx, conditionId);
   }
 
   capture(ops: readonly OrderWrite[]): Captured | undefined {

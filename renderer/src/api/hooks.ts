@@ -10,6 +10,7 @@ import { createTraderApi, publicApi } from './clientAdapter.js';
 import type { TraderApi } from './terminalApi.js';
 import type { ExchangeConfig, Market } from './types.js';
 import { streamPollMs } from '../streams/streamHealth.js';
+import { healthAnswered, healthFailed, healthPollMs } from './engineState.js';
 
 export const POLL_MS = 1000;
 
@@ -17,9 +18,28 @@ export function useExchangeConfig() {
   return useQuery({ queryKey: ['config'], queryFn: () => publicApi.config(), staleTime: Infinity });
 }
 
-/** Engine liveness: GET /ok every 2 s, never retried, so a stopped engine shows as down within seconds. */
+/**
+ * Engine liveness: GET /ok every 2 s, never retried, so a stopped engine shows as down within seconds;
+ * it alone keeps polling (backing off to 8 s) while the other queries wait for it (engineState.ts).
+ */
 export function useEngineHealth() {
-  return useQuery({ queryKey: ['health'], queryFn: () => publicApi.health(), refetchInterval: 2000, retry: false, refetchIntervalInBackground: true });
+  return useQuery({
+    queryKey: ['health'],
+    queryFn: async () => {
+      try {
+        const r = await publicApi.health();
+        healthAnswered();
+        return r;
+      } catch (e) {
+        healthFailed();
+        throw e;
+      }
+    },
+    refetchInterval: () => healthPollMs(),
+    retry: false,
+    refetchIntervalInBackground: true,
+    networkMode: 'always',
+  });
 }
 
 export function useMarkets() {

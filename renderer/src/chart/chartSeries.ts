@@ -1,6 +1,6 @@
 /**
- * Pure transforms behind the price chart: the range buttons' query parameters, and the line series
- * built from `/prices-history` buckets plus the live trades that arrived after the last bucket.
+ * Pure transforms behind the price chart: the range buttons' query parameters, and the candles built
+ * from `/prices-history` buckets (OHLC, volume, closing mid) plus the live trades that arrived after them.
  */
 
 export type ChartRange = '1H' | '6H' | '1D' | '1W' | '1M' | 'ALL';
@@ -8,7 +8,7 @@ export type ChartRange = '1H' | '6H' | '1D' | '1W' | '1M' | 'ALL';
 export interface RangeSpec {
   /** `interval` of GET /prices-history. */
   interval: '1h' | '6h' | '1d' | '1w' | '1m' | 'max';
-  /** Bucket width in minutes: a few hundred points at most per range. */
+  /** Candle width in minutes: 60–100 candles a range, wide enough to read. */
   fidelity: number;
   /** Window length in seconds; undefined = everything. */
   seconds: number | undefined;
@@ -16,19 +16,41 @@ export interface RangeSpec {
 
 export const RANGES: Record<ChartRange, RangeSpec> = {
   '1H': { interval: '1h', fidelity: 1, seconds: 3600 },
-  '6H': { interval: '6h', fidelity: 1, seconds: 6 * 3600 },
-  '1D': { interval: '1d', fidelity: 5, seconds: 86_400 },
-  '1W': { interval: '1w', fidelity: 30, seconds: 7 * 86_400 },
-  '1M': { interval: '1m', fidelity: 180, seconds: 30 * 86_400 },
+  '6H': { interval: '6h', fidelity: 5, seconds: 6 * 3600 },
+  '1D': { interval: '1d', fidelity: 15, seconds: 86_400 },
+  '1W': { interval: '1w', fidelity: 120, seconds: 7 * 86_400 },
+  '1M': { interval: '1m', fidelity: 480, seconds: 30 * 86_400 },
   ALL: { interval: 'max', fidelity: 60, seconds: undefined },
 };
 
 export const RANGE_ORDER: ChartRange[] = ['1H', '6H', '1D', '1W', '1M', 'ALL'];
 
-/** One chart point: unix seconds and the price as a number (display only; money stays decimal text elsewhere). */
-export interface ChartPoint {
+/** What the chart draws: the trades' candles, or the book's closing mid. */
+export type ChartMode = 'last' | 'mid';
+
+/** A `/prices-history` bucket; engines without the candle fields send only `t` and `p`. */
+export interface HistoryBucket {
+  t: number;
+  p: number;
+  o?: number;
+  h?: number;
+  l?: number;
+  c?: number;
+  v?: number;
+  m?: number;
+}
+
+/** One candle: unix seconds of its start, prices as numbers (display only; money stays decimal text elsewhere). */
+export interface Candle {
   time: number;
-  value: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  /** Shares traded. */
+  volume: number;
+  /** The book's mid at the close, when known. */
+  mid?: number;
 }
 
 /** A live trade already seen from the charted outcome (price in that outcome's terms). */
@@ -36,31 +58,56 @@ export interface LiveTrade {
   /** Unix seconds as text, as the trade record carries it. */
   match_time: string;
   price: string;
+  /** Shares, decimal text. */
+  size: string;
 }
 
 /**
- * History buckets up to where the tape's trades begin, then those trades, inside the range window,
- * ascending with one point per second (the last trade of a second wins), as lightweight-charts requires.
- * A bucket is stamped at its start with its last price, so a bucket overlapping the tape would draw
- * that price before the trades that made it: such buckets give way to the trades themselves.
+ * History candles up to where the tape's trades begin, then candles built from those trades, inside the
+ * range window, ascending (as lightweight-charts requires). A bucket the tape overlaps is rebuilt from the
+ * trades themselves (so it moves live), keeping the history's closing mid for it.
  */
-export function buildSeries(history: ReadonlyArray<{ t: number; p: number }>, trades: readonly LiveTrade[], range: ChartRange, nowSec: number): ChartPoint[] {
+export function buildCandles(history: readonly HistoryBucket[], trades: readonly LiveTrade[], range: ChartRange, nowSec: number): Candle[] {
   const spec = RANGES[range];
+  const width = spec.fidelity * 60;
   const from = spec.seconds === undefined ? -Infinity : nowSec - spec.seconds;
   const live = trades
-    .map((t) => ({ time: Number(t.match_time), value: Number(t.price) }))
-    .filter((t) => Number.isInteger(t.time) && Number.isFinite(t.value) && t.time >= from)
+    .map((t) => ({ time: Number(t.match_time), price: Number(t.price), size: Number(t.size) }))
+    .filter((t) => Number.isInteger(t.time) && Number.isFinite(t.price) && t.time >= from)
     .sort((a, b) => a.time - b.time);
-  const tapeStart = live.length > 0 ? live[0]!.time : Infinity;
-  const byTime = new Map<number, number>();
-  for (const h of history) if (Number.isFinite(h.t) && Number.isFinite(h.p) && h.t + spec.fidelity * 60 <= tapeStart) byTime.set(h.t, h.p);
-  for (const t of live) byTime.set(t.time, t.value);
-  return [...byTime.entries()].sort((a, b) => a[0] - b[0]).map(([time, value]) => ({ time, value }));
+  const tapeStart = live.length > 0 ? Math.floor(live[0]!.time / width) * width : Infinity;
+  const byTime = new Map<number, Candle>();
+  const mids = new Map<number, number>();
+  for (const h of history) {
+    if (!Number.isFinite(h.t) || !Number.isFinite(h.p) || h.t + width <= from) continue;
+    if (h.m !== undefined) mids.set(h.t, h.m);
+    if (h.t >= tapeStart) continue;
+    const c: Candle = { time: h.t, open: h.o ?? h.p, high: h.h ?? h.p, low: h.l ?? h.p, close: h.c ?? h.p, volume: h.v ?? 0 };
+    if (h.m !== undefined) c.mid = h.m;
+    byTime.set(h.t, c);
+  }
+  for (const t of live) {
+    const start = Math.floor(t.time / width) * width;
+    const c = byTime.get(start);
+    if (c) {
+      c.high = Math.max(c.high, t.price);
+      c.low = Math.min(c.low, t.price);
+      c.close = t.price;
+      c.volume += Number.isFinite(t.size) ? t.size : 0;
+    } else {
+      const fresh: Candle = { time: start, open: t.price, high: t.price, low: t.price, close: t.price, volume: Number.isFinite(t.size) ? t.size : 0 };
+      const m = mids.get(start);
+      if (m !== undefined) fresh.mid = m;
+      byTime.set(start, fresh);
+    }
+  }
+  return [...byTime.values()].sort((a, b) => a.time - b.time);
 }
 
-/** Change from the first to the last point, for the chart's header. */
-export function seriesChange(points: readonly ChartPoint[]): { last: number; change: number } | undefined {
-  if (points.length === 0) return undefined;
-  const last = points[points.length - 1]!.value;
-  return { last, change: last - points[0]!.value };
+/** Change from the first to the last close (or mid), for the chart's header. */
+export function seriesChange(candles: readonly Candle[], mode: ChartMode = 'last'): { last: number; change: number } | undefined {
+  const values = candles.map((c) => (mode === 'mid' ? c.mid : c.close)).filter((v): v is number => v !== undefined);
+  if (values.length === 0) return undefined;
+  const last = values[values.length - 1]!;
+  return { last, change: last - values[0]! };
 }

@@ -5,6 +5,8 @@ import { ErrorLine } from '../components/ErrorLine.js';
 import { traderKey, useSession } from '../api/hooks.js';
 import { useWallets } from '../wallets/walletStore.js';
 import type { ApiKeyCreds } from '../api/types.js';
+import { describeError } from '../api/describeError.js';
+import { useEngineBack } from '../api/engineState.js';
 
 export function ApiKeysPanel() {
   const session = useSession();
@@ -43,6 +45,12 @@ export function ApiKeysPanel() {
       if (fresh?.key === key) setFresh(null);
       void qc.invalidateQueries({ queryKey: ['trader'] });
     },
+  });
+
+  // A network error is over once the engine answers again; the key list refetches by itself.
+  useEngineBack(() => {
+    if (create.error && describeError(create.error).code === 'network_error') create.reset();
+    if (revoke.error && describeError(revoke.error).code === 'network_error') revoke.reset();
   });
 
   const serverKeys = keys.data ?? [];

@@ -21,6 +21,7 @@ import { announceFill } from '../notify/useOrderWatcher.js';
 import { useRejections } from '../account/orderHistory.js';
 import { translateRejection } from '../notify/translateRejection.js';
 import { describeError } from '../api/describeError.js';
+import { useEngineBack } from '../api/engineState.js';
 import { formatUnits } from '../../../engine/protocol/amounts.js';
 import { isTyping } from './MarketsPanel.js';
 import type { OrderRecord, PlacementResult } from '../api/types.js';
@@ -209,6 +210,11 @@ export function OrderTicket() {
       void qc.invalidateQueries({ queryKey: ['tape'] });
       void qc.invalidateQueries({ queryKey: ['positions'] });
     },
+  });
+
+  // "Engine unreachable" is over once the engine answers again (issue 23, item 8).
+  useEngineBack(() => {
+    if (place.error && describeError(place.error).code === 'network_error') place.reset();
   });
 
   const canSubmit = !!session.trader?.hasCredentials && !!market && valid && !place.isPending && market.accepting_orders !== false;
