@@ -39,6 +39,16 @@ test('a market buy by dollars stops when the budget is spent', () => {
   assert.equal(p.maxLoss, '97');
 });
 
+test('a market buy by dollars buys whole cents of a share and no dust at deeper levels', () => {
+  const book = [
+    { price: '0.51', size: '500' },
+    { price: '0.36', size: '80' },
+  ];
+  const p = previewAgainstBook({ side: 'BUY', asks: book, bids: [], amount: '20' })!;
+  assert.equal(p.filled, '55.55');
+  assert.equal(p.worstPrice, '0.36');
+});
+
 test('a sell walks the bids from the best down and its max loss is 1 − price per share', () => {
   const p = previewAgainstBook({ side: 'SELL', asks, bids, size: '300' })!;
   assert.equal(p.filled, '300');

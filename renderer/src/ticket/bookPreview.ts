@@ -68,9 +68,16 @@ export function previewAgainstBook(i: BookPreviewInput): BookPreview | undefined
     if (limit !== undefined && (i.side === 'BUY' ? l.price > limit : l.price < limit)) break;
     let take = l.size;
     if (wantShares !== undefined) take = take < wantShares - filled ? take : wantShares - filled;
+    let budgetBound = false;
     if (budget !== undefined) {
-      const affordable = l.price > 0n ? ((budget - notional) * ONE) / l.price : 0n;
-      take = take < affordable ? take : affordable;
+      // Whole lots of 0.01 share only: leftover micro-dollars must not buy dust at a deeper level
+      // (issue 23, item 1: that dust made the deepest ask the "worst price").
+      let affordable = l.price > 0n ? ((budget - notional) * ONE) / l.price : 0n;
+      affordable -= affordable % 10_000n;
+      if (affordable < take) {
+        take = affordable;
+        budgetBound = true;
+      }
     }
     if (take <= 0n) break;
     filled += take;
@@ -79,7 +86,7 @@ export function previewAgainstBook(i: BookPreviewInput): BookPreview | undefined
     const edge = l.price < ONE - l.price ? l.price : ONE - l.price;
     fee += (take * edge * feeBps) / ONE / 10_000n;
     worst = l.price;
-    if (wantShares !== undefined && filled >= wantShares) break;
+    if ((wantShares !== undefined && filled >= wantShares) || budgetBound) break;
   }
   const best = levels[0]?.price;
   if (wantShares === undefined) wantShares = filled;
