@@ -26,6 +26,8 @@ export class StreamService implements OrderEvents {
   readonly user: UserChannel;
   /** Bounds every connection reads at send time (tests lower them). */
   readonly limits: StreamLimits = { maxBufferedBytes: MAX_BUFFERED_BYTES, maxSubscriptions: MAX_SUBSCRIPTIONS, replayEvents: REPLAY_EVENTS, flushIntervalMs: FLUSH_INTERVAL_MS };
+  /** Another consumer of every committed group of writes (the live-data socket's activity topic). */
+  tap: { active(): boolean; publish(ops: readonly OrderWrite[]): void } | undefined;
   private readonly open = new Set<StreamConnection>();
   private readonly dirty = new Set<string>();
   private closing = false;
@@ -78,7 +80,7 @@ export class StreamService implements OrderEvents {
       if (cap) books.push(cap);
     }
     this.dirty.clear();
-    if (books.length === 0 && !this.user.active) return undefined;
+    if (books.length === 0 && !this.user.active && !this.tap?.active()) return undefined;
     return { books, trades, ops };
   }
 
@@ -86,6 +88,7 @@ export class StreamService implements OrderEvents {
     const c = captured as Captured;
     for (const b of c.books) this.market.stage(b, c.trades.filter((t) => t.conditionId === b.conditionId));
     this.user.publish(c.ops);
+    this.tap?.publish(c.ops);
   }
 
   /**
