@@ -75,7 +75,7 @@ export const ConditionParams = Type.Object({ condition_id: Type.String({ descrip
 export const ConfigResponse = Type.Object({
   chainId: Type.Integer(),
   rpcUrl: Type.Unsafe<string | null>({ type: ['string', 'null'], description: 'Local chain JSON-RPC URL, null without a chain' }),
-  ws: Type.String({ description: 'Base URL of the streams: <ws>/market and <ws>/user (docs/api-streams.md)' }),
+  ws: Type.String({ description: 'Base URL of the streams: <ws>/market, <ws>/user and <ws>/live-data (docs/api-streams.md)' }),
   contracts: Type.Object({
     exchange: Type.String({ description: 'verifyingContract of V1 orders (domain version "1"), plain markets' }),
     negRiskExchange: Type.String({ description: 'verifyingContract of V1 orders, neg-risk markets' }),
