@@ -143,7 +143,9 @@ describe('the real-time data socket /ws/live-data with the stock @polymarket/rea
     await t.place(alice, { side: 'BUY', outcome: 1, price: 550_000n, size: units(1) });
     await c.until(() => c.of('clob_user', 'trade').length >= 1 && c.of('clob_user', 'order').length >= 2);
     const orders = c.of('clob_user', 'order').map((m) => m.payload as Record<string, unknown>);
-    assert.deepEqual(orders.map((o) => [o.type, o.id]), [['PLACEMENT', placed.order_id], ['UPDATE', placed.order_id]]);
+    assert.deepEqual(orders.map((o) => [o.type, o.id, o.status, o.order_type]), [['PLACEMENT', placed.order_id, 'LIVE', 'GTC'], ['UPDATE', placed.order_id, 'LIVE', 'GTC']]);
+    assert.equal(String(orders[0]!.maker_address).toLowerCase(), bob.address.toLowerCase());
+    assert.match(String(orders[0]!.created_at), /^\d{10}$/);
     const trade = c.of('clob_user', 'trade')[0]!.payload as Record<string, unknown>;
     assert.equal(trade.trader_side, 'MAKER');
     assert.equal(trade.owner, key);

@@ -19,6 +19,8 @@ export interface LiveDataDeps {
   market: MarketChannel;
   user: UserChannel;
   verify(key: string, secret: string, passphrase: string): Identity;
+  /** The order fields the public clob_user `order` message has beyond the user channel's event (undefined once unknown). */
+  orderFields(id: string): Record<string, unknown> | undefined;
   /** Every token id of every market (a clob_market subscription without filters follows them all). */
   allTokens(): string[];
   now(): number;
@@ -194,7 +196,7 @@ export class LiveDataConnection extends StreamConnection {
     const e = JSON.parse(frame.toString()) as Record<string, unknown>;
     const type = String(e.event_type);
     if (!this.subscriptions.some((s) => s.topic === 'clob_user' && s.auth?.key === apiKey && wants(s, type))) return;
-    this.deliver('clob_user', type, type === 'trade' ? { ...e, match_time: e.matchtime } : e);
+    this.deliver('clob_user', type, type === 'trade' ? { ...e, match_time: e.matchtime } : { ...e, ...this.deps.orderFields(String(e.id)) });
   }
 }
 

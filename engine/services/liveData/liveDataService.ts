@@ -8,6 +8,7 @@ import type { StreamService } from '../streams/streamService.js';
 import { LiveDataConnection, type LiveDataTransport } from './liveDataConnection.js';
 import { wants } from './liveDataSubscription.js';
 import { formatUnits } from '../../protocol/amounts.js';
+import { publicStatus } from '../orders/publicOrderRecord.js';
 
 /** Keepalive of the live-data socket: a ping frame this often, and a close after this long with nothing from the client. */
 export interface LiveDataLimits {
@@ -55,6 +56,7 @@ export class LiveDataService {
         market: this.streams.market,
         user: this.streams.user,
         verify: (k, s, p) => this.ctx.auth.verifyCredentials(k, s, p),
+        orderFields: (id) => this.orderFields(id),
         allTokens: () => this.ctx.markets.list().flatMap((m) => [...m.tokenIds]),
         now: () => Date.now(),
       },
@@ -75,6 +77,15 @@ export class LiveDataService {
   close(): void {
     this.closing = true;
     for (const c of [...this.open]) c.close(CLOSE.shutdown, 'server shutting down');
+  }
+
+  private orderFields(id: string): Record<string, unknown> | undefined {
+    try {
+      const o = this.ctx.orders.get(id);
+      return { status: publicStatus(o.status), maker_address: o.makerAddress, order_type: o.type, expiration: o.expiration, created_at: String(Math.floor(Date.parse(o.createdAt) / 1000)) };
+    } catch {
+      return undefined;
+    }
   }
 
   private wantsActivity(): boolean {
