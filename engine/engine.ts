@@ -25,6 +25,7 @@ import { SimulationService } from './services/participants/simulationService.js'
 import { ScenarioService } from './services/scenarios/scenarioService.js';
 import { StreamService } from './services/streams/streamService.js';
 import { attachStreamRoutes, WS_PREFIX } from './http/streamRoutes.js';
+import { LiveDataService } from './services/liveData/liveDataService.js';
 import { openDatabase } from './store/database.js';
 import { loadOrCreateSecrets, rotateOperatorToken } from './store/secrets.js';
 import { ChainProxy } from './services/chainProxy/chainProxy.js';
@@ -46,6 +47,8 @@ export interface ReadyLine {
 export interface Engine {
   readonly ctx: EngineContext;
   readonly app: FastifyInstance;
+  /** The real-time data socket at /ws/live-data (its keepalive limits are here; tests shorten them). */
+  readonly liveData: LiveDataService;
   /** Starts listening; resolves with the ready line of decisions §7. */
   listen(): Promise<ReadyLine>;
   /** Stops the listener, timers, chain process and database, in that order. */
@@ -114,7 +117,8 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
   }
 
   const app = await buildApp(ctx, { logger: opts.logger ?? false });
-  const streamRoutes = attachStreamRoutes(app.server, ctx.streams, app.requestGuard);
+  const liveData = new LiveDataService(ctx, ctx.streams);
+  const streamRoutes = attachStreamRoutes(app.server, ctx.streams, app.requestGuard, liveData);
   let closed = false;
   let lean: LeanServer | undefined;
   let tracker: ConnectionTracker | undefined;
@@ -122,6 +126,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
   return {
     ctx,
     app,
+    liveData,
     async listen() {
       // The lean front listens; fastify's server (not listening itself) takes every connection it hands over.
       await app.ready();

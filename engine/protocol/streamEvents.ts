@@ -185,3 +185,13 @@ export function bookHashText(s: Omit<BookEvent, 'event_type' | 'seq' | 'hash'>):
     last_trade_price: s.last_trade_price,
   });
 }
+
+/** A frame of the real-time data socket (`/ws/live-data`), as @polymarket/real-time-data-client reads it. */
+export interface LiveDataFrame {
+  topic: string;
+  type: string;
+  /** Unix ms. */
+  timestamp: number;
+  payload: object;
+  connection_id: string;
+}

@@ -89,7 +89,7 @@ export const ConfigResponse = Type.Object({
   chainId: Type.Integer(),
   exchangeTime: Type.Integer({ description: 'Exchange time, unix ms (decisions §11): the simulated time in fast and stepped runs, wall time otherwise' }),
   rpcUrl: Type.Unsafe<string | null>({ type: ['string', 'null'], description: 'Local chain JSON-RPC URL, null without a chain' }),
-  ws: Type.String({ description: 'Base URL of the streams: <ws>/market and <ws>/user (docs/api-streams.md)' }),
+  ws: Type.String({ description: 'Base URL of the streams: <ws>/market, <ws>/user and <ws>/live-data (docs/api-streams.md)' }),
   contracts: Type.Object({
     exchange: Type.String({ description: 'verifyingContract of V1 orders (domain version "1"), plain markets' }),
     negRiskExchange: Type.String({ description: 'verifyingContract of V1 orders, neg-risk markets' }),

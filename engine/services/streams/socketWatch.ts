@@ -2,8 +2,8 @@ import type { StreamLimits } from './streamTransport.js';
 
 /** What the watch does when a socket breaks a rule (the HTTP layer closes it). */
 export interface SocketWatchHooks {
-  /** Nothing heard for `idleTimeoutMs`. */
-  idle(): void;
+  /** Nothing heard for `idleTimeoutMs` (absent where the connection keeps its own keepalive, as the live-data socket does). */
+  idle?(): void;
   /** Still unauthenticated `loginTimeoutMs` after it opened (user channel only). */
   loginDue?(): void;
 }
@@ -28,7 +28,7 @@ export class SocketWatch {
   ) {
     this.tokens = limits.messageBurst;
     this.refilledAt = this.heardAt = now();
-    this.armIdle(limits.idleTimeoutMs);
+    if (hooks.idle) this.armIdle(limits.idleTimeoutMs);
     if (hooks.loginDue) {
       this.loginTimer = setTimeout(() => hooks.loginDue!(), limits.loginTimeoutMs);
       this.loginTimer.unref();
@@ -56,7 +56,7 @@ export class SocketWatch {
   private armIdle(ms: number): void {
     this.idleTimer = setTimeout(() => {
       const silent = this.now() - this.heardAt;
-      if (silent >= this.limits.idleTimeoutMs) this.hooks.idle();
+      if (silent >= this.limits.idleTimeoutMs) this.hooks.idle?.();
       else this.armIdle(this.limits.idleTimeoutMs - silent);
     }, ms);
     this.idleTimer.unref();

@@ -41,6 +41,8 @@ export class StreamService implements OrderEvents {
   readonly user: UserChannel;
   /** Bounds every connection reads at send time (tests lower them). */
   readonly limits: StreamLimits;
+  /** Another consumer of every committed group of writes (the live-data socket's activity topic). */
+  tap: { active(): boolean; publish(ops: readonly OrderWrite[]): void } | undefined;
   private readonly open = new Set<StreamConnection>();
   private readonly dirty = new Set<string>();
   private closing = false;
@@ -106,7 +108,7 @@ export class StreamService implements OrderEvents {
       if (cap) books.push(cap);
     }
     this.dirty.clear();
-    if (books.length === 0 && !this.user.active) return undefined;
+    if (books.length === 0 && !this.user.active && !this.tap?.active()) return undefined;
     return { books, trades, ops };
   }
 
@@ -114,6 +116,7 @@ export class StreamService implements OrderEvents {
     const c = captured as Captured;
     for (const b of c.books) this.market.stage(b, c.trades.filter((t) => t.conditionId === b.conditionId));
     this.user.publish(c.ops);
+    this.tap?.publish(c.ops);
   }
 
   /**

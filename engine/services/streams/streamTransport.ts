@@ -1,4 +1,4 @@
-import type { MarketEvent, UserEvent } from '../../protocol/streamEvents.js';
+import type { LiveDataFrame, MarketEvent, UserEvent } from '../../protocol/streamEvents.js';
 
 /** What a stream connection needs from its socket (the HTTP layer adapts a `ws` socket to it). */
 export interface StreamTransport {
@@ -85,7 +85,7 @@ export abstract class StreamConnection {
     this.transport.send(frame);
   }
 
-  sendJson(event: MarketEvent | UserEvent): void {
+  sendJson(event: MarketEvent | UserEvent | LiveDataFrame): void {
     this.sendFrame(Buffer.from(JSON.stringify(event)));
   }
 

@@ -55,7 +55,8 @@ export function ensurePythonVenv(root: string): PythonVenv {
   mkdirSync(dirname(dir), { recursive: true });
   const log: string[] = [];
   if (!run(python3, ['-m', 'venv', dir], log)) throw new Error(`python3 -m venv failed:\n${log.join('\n')}`);
-  const pip = [python, '-m', 'pip', 'install', '--disable-pip-version-check', '-q'];
+  // Bounded retries: an unreachable index fails in seconds, not minutes.
+  const pip = [python, '-m', 'pip', 'install', '--disable-pip-version-check', '-q', '--retries', '1', '--timeout', '15'];
   if (wheels) {
     run(pip[0]!, [...pip.slice(1), '--no-deps', ...wheelFiles.map((f) => join(wheels, f))], log);
     // Where no index is reachable this fails; the import check below then names the missing modules.
