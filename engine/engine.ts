@@ -106,7 +106,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     if (config.seedDemo) await seedDemoMarkets(ctx);
     await ctx.sim.init();
     // A fast or stepped run reports what happened after its setup (demo seeding) under <data>/runs/.
-    const recorder = config.clock === 'real' ? undefined : new RunRecorder({ clock, db, dataDir: config.dataDir, markets: ctx.markets, orders: ctx.orders }, config.clock, startedAt, ids!.seed);
+    const recorder = config.clock === 'real' ? undefined : new RunRecorder({ clock, db, dataDir: config.dataDir, markets: ctx.markets, orders: ctx.orders, isSimulated: (a) => ctx.sim.isSimulated(a) }, config.clock, startedAt, ids!.seed);
     ctx.clockService = new ClockService(ctx, config.clock, startedAt, recorder);
   } catch (e) {
     if (chainStarted) await ctx.chain.stop().catch(() => undefined);

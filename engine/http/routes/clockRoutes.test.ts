@@ -76,8 +76,10 @@ describe('a stepped exchange clock (decisions §11)', () => {
         const runDir = (await op('GET', '/admin/clock')).json.runDir as string;
         const exported = readFileSync(join(runDir, 'trades.jsonl'), 'utf8').trim().split('\n');
         assert.equal(exported.length, Number(engine.ctx.db.prepare('SELECT COUNT(*) FROM trades').pluck().get()));
-        const report = JSON.parse(readFileSync(join(runDir, 'report.json'), 'utf8')) as { accounts: Array<{ account: string; trades: number }> };
-        assert.ok(report.accounts.some((a) => a.account === ALICE.address.toLowerCase() && a.trades > 0), 'the report has the bot');
+        const report = JSON.parse(readFileSync(join(runDir, 'report.json'), 'utf8')) as { accounts: Array<{ account: string; trades: number; simulated: boolean }> };
+        const bot = report.accounts.find((a) => a.account === ALICE.address.toLowerCase());
+        assert.ok(bot && bot.trades > 0 && !bot.simulated, 'the report has the bot, not flagged as a participant');
+        assert.ok(report.accounts.some((a) => a.simulated), 'and the participants, flagged');
         return { records: records(engine), exported };
       });
     const first = await run();

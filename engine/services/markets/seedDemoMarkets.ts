@@ -82,7 +82,7 @@ export async function seedDemoMarkets(ctx: EngineContext): Promise<void> {
 
   let key = repo.getSetting(DEMO_MAKER_KEY) as `0x${string}` | undefined;
   if (!key) {
-    const k = newPrivateKey();
+    const k = newPrivateKey(ctx.ids ? (n) => ctx.ids!.bytes('demo-maker', n) : randomBytes);
     key = k;
     await ctx.writes.commit(() => repo.setSetting(DEMO_MAKER_KEY, k));
   }
@@ -130,9 +130,10 @@ export async function seedDemoMarkets(ctx: EngineContext): Promise<void> {
   await ctx.writes.commit(() => repo.setSetting(DEMO_SEEDED_KEY, new Date(now).toISOString()));
 }
 
-function newPrivateKey(): `0x${string}` {
+/** `random`: a fast or stepped run's seeded bytes (decisions §11), else the system's. */
+function newPrivateKey(random: (n: number) => Buffer): `0x${string}` {
   for (;;) {
-    const k = randomBytes(32);
+    const k = random(32);
     if (secp256k1.privateKeyVerify(k)) return `0x${k.toString('hex')}`;
   }
 }
@@ -172,7 +173,7 @@ export class DemoSigner {
   order(market: Market, outcomeIndex: 0 | 1, side: Side, price: bigint, size: bigint, salt?: string, feeRateBps = market.feeRateBps): PostOrderBody {
     const cost = (price * size) / ONE;
     const struct: OrderStruct = {
-      salt: salt ?? BigInt('0x' + randomBytes(6).toString('hex')).toString(),
+      salt: salt ?? BigInt('0x' + (this.ctx.ids?.bytes('demo-salt', 6) ?? randomBytes(6)).toString('hex')).toString(),
       maker: this.address,
       signer: this.address,
       taker: ZERO_ADDRESS,

@@ -75,6 +75,28 @@ describe('the exchange clock', () => {
     }
   });
 
+  it('two stepped runs of the demo markets with the same seed and advances give byte-identical order and trade records; another seed other ids', async () => {
+    const run = async (seed: number) => {
+      const dir = mkdtempSync(join(tmpdir(), 'clock-service-'));
+      const e = await createEngine({ dataDir: dir, chain: 'none', rateLimits: false, serveRenderer: false, clock: 'stepped', clockStart: START, seed });
+      try {
+        await e.ctx.clockService.advance({ seconds: 120 });
+        await e.ctx.clockService.advance({ until: START + 180_000 });
+        const orders = e.ctx.db.prepare('SELECT * FROM orders ORDER BY id').all();
+        const trades = e.ctx.db.prepare('SELECT * FROM trades ORDER BY id').all();
+        return { records: JSON.stringify({ orders, trades }), trades: trades.length, firstOrder: (orders[0] as { id: string }).id };
+      } finally {
+        await e.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    };
+    const a = await run(5);
+    const b = await run(5);
+    assert.ok(a.trades > 10, `${a.trades} trades`);
+    assert.equal(b.records, a.records);
+    assert.notEqual((await run(6)).firstOrder, a.firstOrder);
+  });
+
   it('--speed N runs exchange time N times faster than the wall clock from its start', () => {
     const wall = new ManualClock(1_000);
     const c = new ScaledClock(START, 10, wall);

@@ -40,6 +40,8 @@ export interface RecorderDeps {
   readonly dataDir: string;
   readonly markets: Pick<MarketService, 'byToken'>;
   readonly orders: Pick<OrderService, 'book' | 'lastTrade'>;
+  /** True for a simulated participant's address (the report flags them, so a bot finds itself among them). */
+  readonly isSimulated: (address: string) => boolean;
 }
 
 /**
@@ -94,7 +96,7 @@ export class RunRecorder {
       now,
       trades: this.tradeCount,
       marking: 'mid of the book; the last trade where a side is empty; the payout once resolved; cost where nothing marks it',
-      accounts: this.ledger.report(this.mark),
+      accounts: this.ledger.report(this.mark).map((a) => ({ ...a, simulated: this.ctx.isSimulated(a.account) })),
     };
     writeFileSync(join(this.dir, 'report.json'), JSON.stringify(report, null, 2) + '\n');
     return this.dir;
