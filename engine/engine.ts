@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { join } from 'node:path';
+import type { ChainHandle } from './chain/chainHandle.js';
 import { startChain } from './chain/startChain.js';
 import { resolveConfig, type EngineConfig } from './config.js';
 import { BODY_LIMIT, buildApp } from './http/app.js';
@@ -10,7 +11,7 @@ import { leanOrderRouter } from './http/routes/leanOrderRoutes.js';
 import { DATA_PREFIX, RELAYER_PREFIX } from './http/routes/index.js';
 import { AuthService } from './services/auth/authService.js';
 import { systemClock, type Clock } from './services/clock.js';
-import type { EngineContext } from './services/context.js';
+import type { EngineContext } from './http/engineContext.js';
 import { DataService } from './services/data/dataService.js';
 import { HeartbeatService } from './services/heartbeats/heartbeatService.js';
 import { seedDemoMarkets } from './services/markets/seedDemoMarkets.js';
@@ -69,33 +70,40 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
   const db = openDatabase(join(config.dataDir, 'exchange.sqlite'));
   const writes = new WriteBatcher(db);
 
-  const ctx = { config, clock, db, writes, secrets } as EngineContext;
-  let chainStarted = false;
+  let chain: ChainHandle | undefined;
+  let orders: OrderService | undefined;
+  let ctx: EngineContext;
   try {
-    ctx.chain = await startChain(config, secrets);
-    chainStarted = true;
-    ctx.auth = new AuthService(ctx);
-    ctx.markets = new MarketService(ctx);
-    ctx.orders = new OrderService(ctx);
-    ctx.rateLimiter = new RateLimiter(ctx);
-    ctx.relayer = new RelayerService(ctx);
-    ctx.data = new DataService(ctx);
-    ctx.heartbeats = new HeartbeatService(ctx);
-    ctx.sim = new SimulationService(ctx);
-    ctx.operatorBootstrap = new OperatorBootstrap(clock, () => secrets.operatorToken);
-    ctx.chainProxy = new ChainProxy(ctx);
-    ctx.scenarios = new ScenarioService(ctx);
-    ctx.streams = new StreamService(ctx);
-    ctx.streams.attach();
+    chain = await startChain(config, secrets);
+    // Each service gets exactly its deps; this is the one place that knows who uses whom (docs/architecture.md).
+    const auth = new AuthService({ clock, config, db, secrets, writes });
+    const markets = new MarketService({ chain, clock, db, writes });
+    const trading = new OrderService({ chain, clock, config, db, writes, markets });
+    orders = trading;
+    // The two links that point back up are events: a first key earns the welcome grant, and a
+    // resolution cancels the market's resting orders before anyone hears of it.
+    auth.onFirstKey.add((address) => trading.creditCollateral(address, config.initialCollateral, 'welcome'));
+    markets.onResolving.add((m) => trading.cancelMarketOrders(m.conditionId, 'market resolved'));
+    const rateLimiter = new RateLimiter({ clock, config, auth });
+    const relayer = new RelayerService({ chain, clock, config, db, secrets, writes });
+    const data = new DataService({ db, markets, orders: trading });
+    const heartbeats = new HeartbeatService({ clock, orders: trading });
+    const sim = new SimulationService({ chain, clock, config, db, markets, orders: trading });
+    const scenarios = new ScenarioService({ clock, markets, sim });
+    const streams = new StreamService({ clock, auth, markets, orders: trading });
+    const operatorBootstrap = new OperatorBootstrap(clock, () => secrets.operatorToken);
+    const chainProxy = new ChainProxy({ chain });
+    ctx = { config, clock, db, writes, secrets, chain, auth, markets, orders: trading, rateLimiter, relayer, data, heartbeats, sim, operatorBootstrap, chainProxy, scenarios, streams };
+    streams.attach();
 
-    await ctx.markets.init();
-    await ctx.orders.init();
-    await ctx.relayer.init();
-    if (config.seedDemo) await seedDemoMarkets(ctx);
-    await ctx.sim.init();
+    await markets.init();
+    await trading.init();
+    await relayer.init();
+    if (config.seedDemo) await seedDemoMarkets({ chain, clock, config, db, writes, markets, orders: trading });
+    await sim.init();
   } catch (e) {
-    if (chainStarted) await ctx.chain.stop().catch(() => undefined);
-    ctx.orders?.close();
+    await chain?.stop().catch(() => undefined);
+    orders?.close();
     writes.close();
     db.close();
     throw e;

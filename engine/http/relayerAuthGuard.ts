@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../protocol/errors.js';
-import type { EngineContext } from '../services/context.js';
+import type { EngineContext } from './engineContext.js';
 import { BuilderAuth, hasBuilderHeaders } from '../services/auth/builderAuth.js';
 import { requireL2, signedPath } from './l2Guard.js';
 

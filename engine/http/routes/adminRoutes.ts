@@ -3,7 +3,7 @@ import { formatUnits, MAX_BOOK_UNITS, parseUnits } from '../../protocol/amounts.
 import { ApiError } from '../../protocol/errors.js';
 import { CreateMarketBody, FeeRateBody, FaucetBody, FaucetResponse, PauseBody, PauseResponse, ResolveBody, ResolveParams, StatsResponse, TickSizeBody } from '../../protocol/schemas/admin.js';
 import { PublicMarketSchema } from '../../protocol/schemas/markets.js';
-import type { EngineContext } from '../../services/context.js';
+import type { EngineContext } from '../engineContext.js';
 import { MarketDataService } from '../../services/markets/marketDataService.js';
 import { operatorGuard } from './operatorGuard.js';
 import { emptyBodyIsObject } from './emptyBodyIsObject.js';

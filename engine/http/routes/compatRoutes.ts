@@ -23,7 +23,7 @@ import {
 } from '../../protocol/schemas/compat.js';
 import { isUlid, normalizeUlid } from '../../protocol/ulid.js';
 import type { Identity } from '../../services/auth/authService.js';
-import type { EngineContext } from '../../services/context.js';
+import type { EngineContext } from '../engineContext.js';
 import { MarketListings } from '../../services/markets/marketListings.js';
 import { requireL2 } from '../l2Guard.js';
 import { emptyBodyIsObject } from './emptyBodyIsObject.js';

@@ -25,7 +25,7 @@ import { MarketsPageSchema, PublicMarketSchema } from '../../protocol/schemas/ma
 import { formatUnits } from '../../protocol/amounts.js';
 import { ApiError } from '../../protocol/errors.js';
 import { publicRpcUrl } from './rpcProxyRoutes.js';
-import type { EngineContext } from '../../services/context.js';
+import type { EngineContext } from '../engineContext.js';
 import { MarketDataService, type Side } from '../../services/markets/marketDataService.js';
 
 const TAG = ['market data'];

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { EngineContext } from '../../services/context.js';
+import type { EngineContext } from '../engineContext.js';
 import { PaperService } from '../../services/paper/paperService.js';
 import { requireL2 } from '../l2Guard.js';
 import { identityOf } from './orderRoutes.js';

@@ -1,7 +1,7 @@
 import { formatUnits } from '../../protocol/amounts.js';
 import { ApiError } from '../../protocol/errors.js';
 import type { ClobMarketInfoJson, SimplifiedMarketJson } from '../../protocol/schemas/compat.js';
-import type { EngineContext } from '../context.js';
+import type { MarketDataDeps } from './marketDataService.js';
 import { decodeCursor, encodeCursor, END_CURSOR, MARKETS_PAGE_SIZE, MarketDataService, type Page } from './marketDataService.js';
 import type { Market } from './marketService.js';
 import type { PublicMarket } from './publicMarket.js';
@@ -68,7 +68,7 @@ export function pageOf<T>(items: readonly T[], cursor: string | undefined): Page
 export class MarketListings {
   private readonly data: MarketDataService;
 
-  constructor(private readonly ctx: EngineContext) {
+  constructor(private readonly ctx: MarketDataDeps) {
     this.data = new MarketDataService(ctx);
   }
 

@@ -1,6 +1,6 @@
 import type { OrderWrite } from '../../store/orderWrites.js';
 import type { TradeRow } from '../../store/tradeRepo.js';
-import type { EngineContext } from '../context.js';
+import type { StreamDeps } from './streamDeps.js';
 import type { Market, MarketChange } from '../markets/marketService.js';
 import type { OrderEvents } from '../orders/orderEvents.js';
 import { MarketChannel, type BookCapture } from './marketChannel.js';
@@ -30,7 +30,7 @@ export class StreamService implements OrderEvents {
   private readonly dirty = new Set<string>();
   private closing = false;
 
-  constructor(private readonly ctx: EngineContext) {
+  constructor(private readonly ctx: StreamDeps) {
     this.market = new MarketChannel(ctx, this.limits);
     this.user = new UserChannel(ctx);
   }
