@@ -10,11 +10,15 @@ import { ConnectionTracker } from './http/connectionTracker.js';
 import { leanOrderRouter } from './http/routes/leanOrderRoutes.js';
 import { DATA_PREFIX, RELAYER_PREFIX } from './http/routes/index.js';
 import { AuthService } from './services/auth/authService.js';
+import { BuilderAuth } from './services/auth/builderAuth.js';
 import { systemClock, type Clock } from './services/clock.js';
 import type { EngineContext } from './http/engineContext.js';
 import { DataService } from './services/data/dataService.js';
+import { PaperService } from './services/paper/paperService.js';
 import { HeartbeatService } from './services/heartbeats/heartbeatService.js';
 import { seedDemoMarkets } from './services/markets/seedDemoMarkets.js';
+import { MarketDataService } from './services/markets/marketDataService.js';
+import { MarketListings } from './services/markets/marketListings.js';
 import { MarketService } from './services/markets/marketService.js';
 import { OrderService } from './services/orders/orderService.js';
 import { RateLimiter } from './services/ratelimit/rateLimiter.js';
@@ -77,6 +81,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     chain = await startChain(config, secrets);
     // Each service gets exactly its deps; this is the one place that knows who uses whom (docs/architecture.md).
     const auth = new AuthService({ clock, config, db, secrets, writes });
+    const builderAuth = new BuilderAuth({ clock, config, db, secrets });
     const markets = new MarketService({ chain, clock, db, writes });
     const trading = new OrderService({ chain, clock, config, db, writes, markets });
     orders = trading;
@@ -86,14 +91,17 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     markets.onResolving.add((m) => trading.cancelMarketOrders(m.conditionId, 'market resolved'));
     const rateLimiter = new RateLimiter({ clock, config, auth });
     const relayer = new RelayerService({ chain, clock, config, db, secrets, writes });
+    const marketData = new MarketDataService({ clock, markets, orders: trading });
+    const listings = new MarketListings({ markets }, marketData);
     const data = new DataService({ db, markets, orders: trading });
+    const paper = new PaperService({ clock, config, db, data, orders: trading });
     const heartbeats = new HeartbeatService({ clock, orders: trading });
     const sim = new SimulationService({ chain, clock, config, db, markets, orders: trading });
     const scenarios = new ScenarioService({ clock, markets, sim });
     const streams = new StreamService({ clock, auth, markets, orders: trading });
     const operatorBootstrap = new OperatorBootstrap(clock, () => secrets.operatorToken);
     const chainProxy = new ChainProxy({ chain });
-    ctx = { config, clock, db, writes, secrets, chain, auth, markets, orders: trading, rateLimiter, relayer, data, heartbeats, sim, operatorBootstrap, chainProxy, scenarios, streams };
+    ctx = { config, clock, db, writes, secrets, chain, auth, builderAuth, markets, marketData, listings, orders: trading, rateLimiter, relayer, data, paper, heartbeats, sim, operatorBootstrap, chainProxy, scenarios, streams };
     streams.attach();
 
     await markets.init();

@@ -1,11 +1,15 @@
 import type { AuthService } from '../services/auth/authService.js';
+import type { BuilderAuth } from '../services/auth/builderAuth.js';
 import type { ChainProxy } from '../services/chainProxy/chainProxy.js';
 import type { DataService } from '../services/data/dataService.js';
 import type { HeartbeatService } from '../services/heartbeats/heartbeatService.js';
 import type { Infra } from '../services/infra.js';
+import type { MarketDataService } from '../services/markets/marketDataService.js';
+import type { MarketListings } from '../services/markets/marketListings.js';
 import type { MarketService } from '../services/markets/marketService.js';
 import type { OperatorBootstrap } from '../services/operatorAccess/operatorBootstrap.js';
 import type { OrderService } from '../services/orders/orderService.js';
+import type { PaperService } from '../services/paper/paperService.js';
 import type { SimulationService } from '../services/participants/simulationService.js';
 import type { RateLimiter } from '../services/ratelimit/rateLimiter.js';
 import type { RelayerService } from '../services/relayer/relayerService.js';
@@ -19,11 +23,15 @@ import type { StreamService } from '../services/streams/streamService.js';
  */
 export interface EngineContext extends Infra {
   readonly auth: AuthService;
+  readonly builderAuth: BuilderAuth;
   readonly markets: MarketService;
+  readonly marketData: MarketDataService;
+  readonly listings: MarketListings;
   readonly orders: OrderService;
   readonly rateLimiter: RateLimiter;
   readonly relayer: RelayerService;
   readonly data: DataService;
+  readonly paper: PaperService;
   readonly heartbeats: HeartbeatService;
   readonly sim: SimulationService;
   readonly operatorBootstrap: OperatorBootstrap;
