@@ -8,6 +8,13 @@ const layer = (files, patterns) => ({
   rules: { 'no-restricted-imports': ['error', { patterns }] },
 });
 
+// A peer service, imported from another service folder as a value (only types may cross).
+const peerServices = {
+  group: ['../*/*Service.js', '../*/*Service'],
+  allowTypeImports: true,
+  message: 'a service receives its peers in its constructor (engine/engine.ts wires them): import only their types.',
+};
+
 const up = (names, why) => names.map((n) => ({ group: [`**/${n}/**`, `**/${n}`, `**/${n}.js`], message: why }));
 
 export default tseslint.config(
@@ -44,6 +51,30 @@ export default tseslint.config(
   ]),
   // The renderer's unit tests run under node's test runner: they may use node:* (still not the engine's inner layers).
   layer(['renderer/**/*.test.ts'], up(['book', 'store', 'chain', 'services', 'http'], 'the renderer imports only engine/protocol and engine/client.')),
+  // Between service folders: a service gets its peers in its constructor (engine/engine.ts wires them),
+  // so it imports another folder's service only as a type (engine/services/noImportCycle.test.ts keeps
+  // the graph free of circles). The streams read committed events only: nothing of the order service's
+  // write side, only its trade wire format.
+  {
+    files: ['engine/services/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [peerServices] }] },
+  },
+  {
+    files: ['engine/services/streams/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            peerServices,
+            { group: ['../orders/*', '!../orders/tradeRecord.js'], allowTypeImports: true, message: 'streams publish committed order events: they import only the trade wire format (tradeRecord.js) and types from orders.' },
+          ],
+        },
+      ],
+    },
+  },
   // Test kits live in engine/testkit/ (files named <area>Kit.ts) and serve tests only: no production
   // module imports one. A separate rule from the layer patterns above, so it adds to them, not replaces.
   {

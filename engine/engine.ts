@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { join } from 'node:path';
+import type { ChainHandle } from './chain/chainHandle.js';
 import { startChain } from './chain/startChain.js';
 import { DEFAULT_RUN_SEED, resolveConfig, type EngineConfig } from './config.js';
 import { BODY_LIMIT, buildApp } from './http/app.js';
@@ -9,14 +10,19 @@ import { ConnectionTracker } from './http/connectionTracker.js';
 import { leanOrderRouter } from './http/routes/leanOrderRoutes.js';
 import { DATA_PREFIX, RELAYER_PREFIX } from './http/routes/index.js';
 import { AuthService } from './services/auth/authService.js';
+import { BuilderAuth } from './services/auth/builderAuth.js';
 import { ScaledClock, SteppedClock, systemClock, type Clock } from './services/clock.js';
 import { ClockService } from './services/runs/clockService.js';
 import { RunIds } from './services/runs/runIds.js';
 import { RunRecorder } from './services/runs/runRecorder.js';
-import type { EngineContext } from './services/context.js';
+import type { EngineContext } from './http/engineContext.js';
 import { DataService } from './services/data/dataService.js';
+import { PaperService } from './services/paper/paperService.js';
 import { HeartbeatService } from './services/heartbeats/heartbeatService.js';
 import { seedDemoMarkets } from './services/markets/seedDemoMarkets.js';
+import { MarketDataService } from './services/markets/marketDataService.js';
+import { MarketListings } from './services/markets/marketListings.js';
+import { MidHistory } from './services/markets/midHistory.js';
 import { MarketService } from './services/markets/marketService.js';
 import { OrderService } from './services/orders/orderService.js';
 import { RateLimiter } from './services/ratelimit/rateLimiter.js';
@@ -81,36 +87,50 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
   const db = openDatabase(join(config.dataDir, 'exchange.sqlite'));
   const writes = new WriteBatcher(db);
 
-  const ctx = { config, clock, wallClock, ...(ids ? { ids } : {}), db, writes, secrets } as EngineContext;
-  let chainStarted = false;
+  let chain: ChainHandle | undefined;
+  let orders: OrderService | undefined;
+  let ctx: EngineContext;
   try {
-    ctx.chain = await startChain(config, secrets);
-    chainStarted = true;
-    ctx.auth = new AuthService(ctx);
-    ctx.markets = new MarketService(ctx);
-    ctx.orders = new OrderService(ctx);
-    ctx.rateLimiter = new RateLimiter(ctx);
-    ctx.relayer = new RelayerService(ctx);
-    ctx.data = new DataService(ctx);
-    ctx.heartbeats = new HeartbeatService(ctx);
-    ctx.sim = new SimulationService(ctx);
-    ctx.operatorBootstrap = new OperatorBootstrap(wallClock, () => secrets.operatorToken);
-    ctx.chainProxy = new ChainProxy(ctx);
-    ctx.scenarios = new ScenarioService(ctx);
-    ctx.streams = new StreamService(ctx);
-    ctx.streams.attach();
+    chain = await startChain(config, secrets);
+    // Each service gets exactly its deps; this is the one place that knows who uses whom (docs/architecture.md).
+    // `clock` is exchange time, `wallClock` wall time (decisions §11); `ids` draws every id from the run's seed.
+    const seeded = ids ? { ids } : {};
+    const auth = new AuthService({ clock, wallClock, config, db, secrets, writes, ...seeded });
+    const builderAuth = new BuilderAuth({ clock, wallClock, config, db, secrets });
+    const markets = new MarketService({ chain, clock, db, writes });
+    const trading = new OrderService({ chain, clock, config, db, writes, markets, ...seeded });
+    orders = trading;
+    // The two links that point back up are events: a first key earns the welcome grant, and a
+    // resolution cancels the market's resting orders before anyone hears of it.
+    auth.onFirstKey.add((address) => trading.creditCollateral(address, config.initialCollateral, 'welcome'));
+    markets.onResolving.add((m) => trading.cancelMarketOrders(m.conditionId, 'market resolved'));
+    const rateLimiter = new RateLimiter({ clock, wallClock, config, auth });
+    const relayer = new RelayerService({ chain, clock, config, db, secrets, writes, ...seeded });
+    const mids = new MidHistory();
+    const marketData = new MarketDataService({ clock, markets, orders: trading, mids });
+    const listings = new MarketListings({ markets }, marketData);
+    const data = new DataService({ db, markets, orders: trading });
+    const paper = new PaperService({ clock, config, db, data, orders: trading });
+    const heartbeats = new HeartbeatService({ clock, wallClock, orders: trading, ...seeded });
+    const sim = new SimulationService({ chain, clock, config, db, markets, orders: trading });
+    const scenarios = new ScenarioService({ clock, markets, sim });
+    const streams = new StreamService({ clock, config, auth, markets, orders: trading, mids });
+    const operatorBootstrap = new OperatorBootstrap(wallClock, () => secrets.operatorToken);
+    const chainProxy = new ChainProxy({ chain });
+    streams.attach();
 
-    await ctx.markets.init();
-    await ctx.orders.init();
-    await ctx.relayer.init();
-    if (config.seedDemo) await seedDemoMarkets(ctx);
-    await ctx.sim.init();
+    await markets.init();
+    await trading.init();
+    await relayer.init();
+    if (config.seedDemo) await seedDemoMarkets({ chain, clock, config, db, writes, markets, orders: trading, ...seeded });
+    await sim.init();
     // A fast or stepped run reports what happened after its setup (demo seeding) under <data>/runs/.
-    const recorder = config.clock === 'real' ? undefined : new RunRecorder({ clock, db, dataDir: config.dataDir, markets: ctx.markets, orders: ctx.orders, isSimulated: (a) => ctx.sim.isSimulated(a) }, config.clock, startedAt, ids!.seed);
-    ctx.clockService = new ClockService(ctx, config.clock, startedAt, recorder);
+    const recorder = config.clock === 'real' ? undefined : new RunRecorder({ clock, db, dataDir: config.dataDir, markets, orders: trading, isSimulated: (a) => sim.isSimulated(a) }, config.clock, startedAt, ids!.seed);
+    const clockService = new ClockService({ clock, sim }, config.clock, startedAt, recorder);
+    ctx = { config, clock, wallClock, ...seeded, db, writes, secrets, chain, auth, builderAuth, markets, marketData, listings, orders: trading, rateLimiter, relayer, data, paper, heartbeats, sim, operatorBootstrap, chainProxy, scenarios, streams, clockService, mids };
   } catch (e) {
-    if (chainStarted) await ctx.chain.stop().catch(() => undefined);
-    ctx.orders?.close();
+    await chain?.stop().catch(() => undefined);
+    orders?.close();
     writes.close();
     db.close();
     throw e;

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError, ERRORS, isApiError } from '../protocol/errors.js';
 import { AJV_CUSTOM_OPTIONS, routeValidatorCompiler, validationErrorBody, type SchemaError } from './bodyValidator.js';
-import type { EngineContext } from '../services/context.js';
+import type { EngineContext } from './engineContext.js';
 import { registerRoutes } from './routes/index.js';
 import { RequestGuard } from './requestGuard.js';
 import { attachClockGuard } from './clockGuard.js';

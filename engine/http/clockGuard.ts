@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../protocol/errors.js';
-import type { EngineContext } from '../services/context.js';
+import type { EngineContext } from './engineContext.js';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** The advance itself is refused by the clock service when one runs; it is not a write the advance waits for. */

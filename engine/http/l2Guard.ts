@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Identity } from '../services/auth/authService.js';
-import type { EngineContext } from '../services/context.js';
+import type { EngineContext } from './engineContext.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../protocol/errors.js';
-import type { EngineContext } from '../services/context.js';
-import { BuilderAuth, hasBuilderHeaders } from '../services/auth/builderAuth.js';
+import type { EngineContext } from './engineContext.js';
+import { hasBuilderHeaders } from '../services/auth/builderAuth.js';
 import { requireL2, signedPath } from './l2Guard.js';
 
 const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
@@ -17,7 +17,7 @@ const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
 export function requireRelayerAuth(ctx: EngineContext, opts: { basePath: string }) {
   const l2 = requireL2(ctx, opts);
   const base = opts.basePath.replace(/\/+$/, '');
-  const builder = new BuilderAuth(ctx);
+  const builder = ctx.builderAuth;
   return async function relayerAuthGuard(request: FastifyRequest): Promise<void> {
     const hasL2 = request.headers['poly_api_key'] !== undefined || request.headers['service_api_key'] !== undefined;
     if (hasL2 || !hasBuilderHeaders(request.headers)) return l2(request);

@@ -6,7 +6,8 @@ import { openDatabase, type Db } from '../store/database.js';
 import { loadOrCreateSecrets } from '../store/secrets.js';
 import { WriteBatcher } from '../store/writeBatcher.js';
 import { ManualClock } from '../services/clock.js';
-import type { EngineContext } from '../services/context.js';
+import type { EngineContext } from '../http/engineContext.js';
+import type { WritableContext } from './engineKit.js';
 import { AuthService } from '../services/auth/authService.js';
 
 export interface AuthTestContext {
@@ -35,15 +36,12 @@ export function authTestContext(partial: Partial<EngineConfig> = {}, reuse?: Aut
     db,
     writes: new WriteBatcher(db),
     secrets: loadOrCreateSecrets(dir),
-    orders: {
-      async creditCollateral(address: string, amount: bigint, reason: string) {
-        credits.push([address, amount, reason]);
-      },
-    },
     // The app's throttle hook, as a pass-through, for route tests on the whole app.
     rateLimiter: { hook: async () => undefined, stop: () => undefined },
-  } as unknown as EngineContext;
+  } as unknown as WritableContext;
   const auth = new AuthService(ctx);
+  // The welcome grant the composition root wires to the order service, recorded instead.
+  auth.onFirstKey.add(async (address) => credits.push([address, config.initialCollateral, 'welcome']));
   ctx.auth = auth;
   return { ctx, auth, clock, credits, db, dir };
 }

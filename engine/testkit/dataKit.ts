@@ -17,7 +17,8 @@ import type { Secrets } from '../store/secrets.js';
 import { TradeRepo } from '../store/tradeRepo.js';
 import { WriteBatcher } from '../store/writeBatcher.js';
 import { ManualClock } from '../services/clock.js';
-import type { EngineContext } from '../services/context.js';
+import type { EngineContext } from '../http/engineContext.js';
+import type { WritableContext } from './engineKit.js';
 import { MarketService, type Market } from '../services/markets/marketService.js';
 import { RateLimiter } from '../services/ratelimit/rateLimiter.js';
 import type { OrderService } from '../services/orders/orderService.js';
@@ -78,7 +79,6 @@ export async function createDataFixture(startMs = 1_780_000_000_000): Promise<Da
   const orders = {
     book: (c: string) => books.get(c.toLowerCase()),
     lastTrade: (t: string) => lastTrades.get(t),
-    cancelMarketOrders: async () => [],
   } as unknown as OrderService;
   const ctx = {
     config: resolveConfig({ dataDir: dir, chain: 'none', seedDemo: false, rateLimits: false }),
@@ -88,7 +88,7 @@ export async function createDataFixture(startMs = 1_780_000_000_000): Promise<Da
     secrets: {} as Secrets,
     chain,
     orders,
-  } as unknown as EngineContext;
+  } as unknown as WritableContext;
   ctx.markets = new MarketService(ctx);
   await ctx.markets.init();
   ctx.data = new DataService(ctx);

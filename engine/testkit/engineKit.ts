@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { EngineConfig } from '../config.js';
 import { createEngine } from '../engine.js';
 import type { Clock } from '../services/clock.js';
-import type { EngineContext } from '../services/context.js';
+import type { EngineContext } from '../http/engineContext.js';
 
 /** A whole engine without a chain or demo data in a temp data directory, for route tests with inject. */
 export async function startTestEngine(clock: Clock, config: Partial<EngineConfig> = {}): Promise<{ ctx: EngineContext; app: FastifyInstance; close(): Promise<void> }> {
@@ -20,3 +20,6 @@ export async function startTestEngine(clock: Clock, config: Partial<EngineConfig
     },
   };
 }
+
+/** An engine context a kit fills in step by step (the composition root builds its own at once). */
+export type WritableContext = { -readonly [K in keyof EngineContext]: EngineContext[K] };

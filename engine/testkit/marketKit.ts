@@ -5,7 +5,8 @@ import { resolveConfig, type EngineConfig } from '../config.js';
 import { openDatabase } from '../store/database.js';
 import { WriteBatcher } from '../store/writeBatcher.js';
 import type { Clock } from '../services/clock.js';
-import type { EngineContext } from '../services/context.js';
+import type { EngineContext } from '../http/engineContext.js';
+import type { WritableContext } from './engineKit.js';
 import { OrderService } from '../services/orders/orderService.js';
 import { RateLimiter } from '../services/ratelimit/rateLimiter.js';
 import { MarketService } from '../services/markets/marketService.js';
@@ -46,9 +47,11 @@ export async function createMarketTestContext(clock: Clock, config: Partial<Engi
       },
       stop: async () => undefined,
     },
-  } as unknown as EngineContext;
+  } as unknown as WritableContext;
   ctx.markets = new MarketService(ctx);
   ctx.orders = new OrderService(ctx);
+  const orders = ctx.orders;
+  ctx.markets.onResolving.add((m) => orders.cancelMarketOrders(m.conditionId, 'market resolved'));
   ctx.rateLimiter = new RateLimiter(ctx);
   await ctx.markets.init();
   await ctx.orders.init();

@@ -12,7 +12,7 @@ import { ORDER_TYPES, orderDomain, orderTypedMessage, ZERO_ADDRESS, type Address
 import { openDatabase, type Db } from '../store/database.js';
 import { WriteBatcher } from '../store/writeBatcher.js';
 import { ManualClock } from '../services/clock.js';
-import type { EngineContext } from '../services/context.js';
+import type { EngineContext } from '../http/engineContext.js';
 import type { TradableMarket } from '../services/orders/liveOrder.js';
 import { OrderService } from '../services/orders/orderService.js';
 

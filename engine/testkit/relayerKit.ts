@@ -16,7 +16,8 @@ import { openDatabase, type Db } from '../store/database.js';
 import { loadOrCreateSecrets } from '../store/secrets.js';
 import { WriteBatcher } from '../store/writeBatcher.js';
 import { systemClock } from '../services/clock.js';
-import type { EngineContext } from '../services/context.js';
+import type { EngineContext } from '../http/engineContext.js';
+import type { WritableContext } from './engineKit.js';
 import { RelayerService } from '../services/relayer/relayerService.js';
 import type { RelayerSettings } from '../services/relayer/relayerSettings.js';
 
@@ -38,7 +39,7 @@ export async function startRelayerHarness(opts: { chain?: ChainMode; settings?: 
   const db = openDatabase(join(dir, 'exchange.sqlite'));
   const writes = new WriteBatcher(db);
   const chain = await startChain(config, secrets);
-  const ctx = { config, clock: systemClock, db, writes, secrets, chain } as EngineContext;
+  const ctx = { config, clock: systemClock, db, writes, secrets, chain } as WritableContext;
   ctx.relayer = new RelayerService(ctx, opts.settings);
   await ctx.relayer.init();
   return {

@@ -3,8 +3,7 @@ import { formatUnits, MAX_BOOK_UNITS, parseUnits } from '../../protocol/amounts.
 import { ApiError } from '../../protocol/errors.js';
 import { CreateMarketBody, FeeRateBody, FaucetBody, FaucetResponse, PauseBody, PauseResponse, ResolveBody, ResolveParams, StatsResponse, TickSizeBody } from '../../protocol/schemas/admin.js';
 import { PublicMarketSchema } from '../../protocol/schemas/markets.js';
-import type { EngineContext } from '../../services/context.js';
-import { MarketDataService } from '../../services/markets/marketDataService.js';
+import type { EngineContext } from '../engineContext.js';
 import { operatorGuard } from './operatorGuard.js';
 import { emptyBodyIsObject } from './emptyBodyIsObject.js';
 
@@ -13,7 +12,7 @@ const SECURITY = [{ operatorToken: [] }];
 
 /** Operator routes (decisions §7): market creation, circuit breakers, resolution, paper-collateral faucet. */
 export function adminRoutes(app: FastifyInstance, ctx: EngineContext): void {
-  const data = new MarketDataService(ctx);
+  const data = ctx.marketData;
 
   const requireOperator = operatorGuard(ctx);
   // Money fields must be decimal STRINGS (a JSON number is a float); checked before ajv would coerce them.

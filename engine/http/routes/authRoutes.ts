@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ApiCredentialsSchema, ApiKeysSchema, AuthErrorSchema, L1HeadersSchema, L2HeadersSchema, RevokedKeySchema } from '../../protocol/schemas/auth.js';
-import type { EngineContext } from '../../services/context.js';
+import type { EngineContext } from '../engineContext.js';
 import { requireL2 } from '../l2Guard.js';
 
 const tags = ['auth'];

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AdvanceClockBody, AdvanceClockResponse, ClockStatusResponse } from '../../protocol/schemas/clock.js';
-import type { EngineContext } from '../../services/context.js';
+import type { EngineContext } from '../engineContext.js';
 import { operatorGuard } from './operatorGuard.js';
 
 const TAG = ['clock'];

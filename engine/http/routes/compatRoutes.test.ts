@@ -6,7 +6,7 @@ import { ExchangeClient } from '../../client/exchangeClient.js';
 import { createL1Headers } from '../../client/createL1Headers.js';
 import { createL2Headers } from '../../client/createL2Headers.js';
 import { ManualClock } from '../../services/clock.js';
-import type { EngineContext } from '../../services/context.js';
+import type { EngineContext } from '../engineContext.js';
 import type { Market } from '../../services/markets/marketService.js';
 import { accounts, signedBody, units } from '../../testkit/orderKit.js';
 import { startTestEngine } from '../../testkit/engineKit.js';

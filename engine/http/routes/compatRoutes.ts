@@ -23,8 +23,7 @@ import {
 } from '../../protocol/schemas/compat.js';
 import { isUlid, normalizeUlid } from '../../protocol/ulid.js';
 import type { Identity } from '../../services/auth/authService.js';
-import type { EngineContext } from '../../services/context.js';
-import { MarketListings } from '../../services/markets/marketListings.js';
+import type { EngineContext } from '../engineContext.js';
 import { requireL2 } from '../l2Guard.js';
 import { emptyBodyIsObject } from './emptyBodyIsObject.js';
 
@@ -59,7 +58,7 @@ function orderIdOf(raw: string, field: string, code: 'invalid_query' | 'invalid_
  * docs/api-orders.md.
  */
 export function compatRoutes(app: FastifyInstance, ctx: EngineContext): void {
-  const listings = new MarketListings(ctx);
+  const listings = ctx.listings;
   const guard = requireL2(ctx, { basePath: '' });
   const l2 = { preValidation: guard };
 

@@ -26,7 +26,7 @@ import {
   UserValue,
   ValueQuery,
 } from '../../protocol/schemas/data.js';
-import type { EngineContext } from '../../services/context.js';
+import type { EngineContext } from '../engineContext.js';
 import type { RawQuery } from '../../services/data/dataQuery.js';
 
 /**

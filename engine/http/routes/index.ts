@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { EngineContext } from '../../services/context.js';
+import type { EngineContext } from '../engineContext.js';
 import { adminRoutes } from './adminRoutes.js';
 import { authRoutes } from './authRoutes.js';
 import { compatRoutes } from './compatRoutes.js';

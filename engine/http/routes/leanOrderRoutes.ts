@@ -1,6 +1,6 @@
 import type { PostOrderBody } from '../../protocol/eip712.js';
 import { postOrderBodySchema } from '../../protocol/schemas/orders.js';
-import type { EngineContext } from '../../services/context.js';
+import type { EngineContext } from '../engineContext.js';
 import { errorReply, parseJsonBody } from '../app.js';
 import { compileBodyValidator, validationErrorBody, type BodyValidator } from '../bodyValidator.js';
 import { leanJson, type LeanRequest, type LeanResponse, type LeanRouter } from '../leanServer.js';

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { bookHashOf } from '../../protocol/bookHash.js';
 import { ManualClock } from '../../services/clock.js';
-import type { EngineContext } from '../../services/context.js';
+import type { EngineContext } from '../engineContext.js';
 import { MarketDataService } from '../../services/markets/marketDataService.js';
 import type { Market } from '../../services/markets/marketService.js';
 import { seedDemoMarkets } from '../../services/markets/seedDemoMarkets.js';

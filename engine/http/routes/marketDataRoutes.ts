@@ -25,8 +25,8 @@ import { MarketsPageSchema, PublicMarketSchema } from '../../protocol/schemas/ma
 import { formatUnits } from '../../protocol/amounts.js';
 import { ApiError } from '../../protocol/errors.js';
 import { publicRpcUrl } from './rpcProxyRoutes.js';
-import type { EngineContext } from '../../services/context.js';
-import { MarketDataService, type Side } from '../../services/markets/marketDataService.js';
+import type { EngineContext } from '../engineContext.js';
+import type { Side } from '../../services/markets/marketDataService.js';
 
 const TAG = ['market data'];
 
@@ -45,7 +45,7 @@ function sendJson(reply: FastifyReply, json: string): FastifyReply {
 
 /** Public market data (interface §4.3, decisions §3 "Market data not shown", trading-api.md §9.2). */
 export function marketDataRoutes(app: FastifyInstance, ctx: EngineContext): void {
-  const data = new MarketDataService(ctx);
+  const data = ctx.marketData;
 
   app.get('/', { schema: { tags: TAG, summary: 'Health check: the JSON string "OK"' } }, async (_req, reply) => sendJson(reply, '"OK"'));
 

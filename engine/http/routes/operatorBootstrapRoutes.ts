@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../protocol/errors.js';
 import { BootstrapBody, BootstrapResponse } from '../../protocol/schemas/admin.js';
-import type { EngineContext } from '../../services/context.js';
+import type { EngineContext } from '../engineContext.js';
 
 /** The one unauthenticated operator route: a launcher's one-time code becomes the operator token (services/operatorAccess). */
 export function operatorBootstrapRoutes(app: FastifyInstance, ctx: EngineContext): void {

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../protocol/errors.js';
-import type { EngineContext } from '../../services/context.js';
+import type { EngineContext } from '../engineContext.js';
 
 /** The onRequest hook of operator routes: `Authorization: Bearer <operatorToken>`, compared in constant time. */
 export function operatorGuard(ctx: EngineContext): (req: FastifyRequest) => Promise<void> {

@@ -29,7 +29,7 @@ import {
   TradesQuery,
 } from '../../protocol/schemas/orders.js';
 import { PublicLookupResponseSchema, PublicOpenOrdersPageSchema, PublicOrderRecordSchema, PublicPlacementRejectionSchema, PublicPlacementSchema } from '../../protocol/schemas/publicOrders.js';
-import type { EngineContext } from '../../services/context.js';
+import type { EngineContext } from '../engineContext.js';
 import type { OrderIdentity, PlacementResult } from '../../services/orders/orderService.js';
 import { requireL2 } from '../l2Guard.js';
 import { emptyBodyIsObject } from './emptyBodyIsObject.js';

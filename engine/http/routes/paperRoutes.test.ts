@@ -5,7 +5,7 @@ import type { PrivateKeyAccount } from 'viem/accounts';
 import { createL1Headers } from '../../client/createL1Headers.js';
 import { createL2Headers } from '../../client/createL2Headers.js';
 import { ManualClock } from '../../services/clock.js';
-import type { EngineContext } from '../../services/context.js';
+import type { EngineContext } from '../engineContext.js';
 import type { Market } from '../../services/markets/marketService.js';
 import type { PaperSession } from '../../services/paper/paperService.js';
 import { accounts, signedBody, units } from '../../testkit/orderKit.js';

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { EngineContext } from '../../services/context.js';
-import { PaperService } from '../../services/paper/paperService.js';
+import type { EngineContext } from '../engineContext.js';
 import { requireL2 } from '../l2Guard.js';
 import { identityOf } from './orderRoutes.js';
 
@@ -9,7 +8,7 @@ const SECURITY = [{ l2: [] }];
 
 /** Paper account reset and its archive (docs/paper.md). Thin: the paper service decides. */
 export function paperRoutes(app: FastifyInstance, ctx: EngineContext): void {
-  const paper = new PaperService(ctx);
+  const paper = ctx.paper;
   const l2 = { preValidation: requireL2(ctx, { basePath: '' }) };
 
   app.post(

@@ -16,7 +16,7 @@ import {
   WalletSafeBody,
   WalletSafeResponse,
 } from '../../protocol/schemas/relayer.js';
-import type { EngineContext } from '../../services/context.js';
+import type { EngineContext } from '../engineContext.js';
 import { requireRelayerAuth } from '../relayerAuthGuard.js';
 import { Type } from '@sinclair/typebox';
 

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isApiError } from '../../protocol/errors.js';
-import type { EngineContext } from '../../services/context.js';
+import type { EngineContext } from '../engineContext.js';
 import { resolveConfig } from '../../config.js';
 import { rendererDistDir, rendererRoutes, terminalCsp } from './rendererRoutes.js';
 

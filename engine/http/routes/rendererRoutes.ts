@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApiError } from '../../protocol/errors.js';
-import type { EngineContext } from '../../services/context.js';
+import type { EngineContext } from '../engineContext.js';
 
 /**
  * Where the terminal's web build lands (`npm run build:renderer`, vite outDir): renderer/dist at the

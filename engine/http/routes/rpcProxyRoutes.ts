@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { EngineContext } from '../../services/context.js';
+import type { EngineContext } from '../engineContext.js';
 
 /** The local chain's JSON-RPC as wallets and the terminal reach it: the engine's own origin, an allowlist of methods (services/chainProxy). */
 export function rpcProxyRoutes(app: FastifyInstance, ctx: EngineContext): void {

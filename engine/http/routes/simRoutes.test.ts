@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { ManualClock } from '../../services/clock.js';
-import type { EngineContext } from '../../services/context.js';
+import type { EngineContext } from '../engineContext.js';
 import { startTestEngine } from '../../testkit/engineKit.js';
 
 describe('simulation and scenario routes', () => {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { parseUnits } from '../../protocol/amounts.js';
 import { ResolveParams } from '../../protocol/schemas/admin.js';
 import { SimMarketBody, StartScenarioBody } from '../../protocol/schemas/scenario.js';
-import type { EngineContext } from '../../services/context.js';
+import type { EngineContext } from '../engineContext.js';
 import { operatorGuard } from './operatorGuard.js';
 
 const TAG = ['simulation'];

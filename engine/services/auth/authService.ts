@@ -5,7 +5,7 @@ import { ApiError } from '../../protocol/errors.js';
 import { l2Message, normalizeBase64Signature } from '../../protocol/hmac.js';
 import { UINT256_MAX } from '../../protocol/amounts.js';
 import { AuthRepo, type ApiKeyRecord } from '../../store/authRepo.js';
-import type { EngineContext } from '../context.js';
+import type { Infra } from '../infra.js';
 import { hmacSha256Base64Url } from '../crypto/hmacSha256.js';
 import { parseSignature, recoverAddress } from '../crypto/recoverSigner.js';
 import { headerLabel, readAuthHeader, type AuthHeaderName, type HeaderBag } from './authHeaders.js';
@@ -70,6 +70,9 @@ const UINT_RE = /^\d{1,78}$/;
 const L1_HEADERS: AuthHeaderName[] = ['ADDRESS', 'SIGNATURE', 'TIMESTAMP', 'NONCE'];
 const L2_HEADERS: AuthHeaderName[] = ['ADDRESS', 'SIGNATURE', 'TIMESTAMP', 'API_KEY', 'PASSPHRASE'];
 
+/** What the auth service uses (it calls no other service; a first key is told through onFirstKey). */
+export type AuthDeps = Pick<Infra, 'clock' | 'wallClock' | 'ids' | 'config' | 'db' | 'secrets' | 'writes'>;
+
 /**
  * API credentials (decisions §2): L1 key creation from an EIP-712 ClobAuth signature, L2 HMAC request
  * authentication, listing and revocation. L2 runs on every order, so live keys are cached in memory with
@@ -84,7 +87,7 @@ export class AuthService {
   /** L1 signatures that returned an existing key (signature → its timestamp). */
   private readonly spentSignatures = new Map<string, number>();
 
-  constructor(private readonly ctx: EngineContext) {
+  constructor(private readonly ctx: AuthDeps) {
     this.repo = new AuthRepo(ctx.db);
   }
 
@@ -330,7 +333,7 @@ export class AuthService {
       passphrase: Buffer.from(creds.passphrase),
       revoked: false,
     });
-    if (firstKey) await this.ctx.orders.creditCollateral(address, this.ctx.config.initialCollateral, 'welcome');
+    if (firstKey) for (const listener of this.onFirstKey) await listener(address);
     return { apiKey: record.apiKey, key: record.apiKey, secret: creds.secret, passphrase: creds.passphrase };
   }
 
@@ -405,6 +408,12 @@ export class AuthService {
   listKeys(identity: Identity): { apiKeys: string[] } {
     return { apiKeys: this.repo.listActiveKeys(identity.address).filter((k) => !this.keys.get(k)?.revoked) };
   }
+
+  /**
+   * Told of an address's first key once it is durable, before the key is returned; awaited, so the
+   * welcome grant the composition root subscribes here is on the books when the caller sees the key.
+   */
+  readonly onFirstKey = new Set<(address: string) => Promise<unknown>>();
 
   /** Called with each revoked key, before revoke() returns (the streams service closes its sockets). */
   readonly onRevoke = new Set<(apiKey: string) => void>();

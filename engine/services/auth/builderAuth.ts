@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../../protocol/errors.js';
 import { l2Message, normalizeBase64Signature } from '../../protocol/hmac.js';
 import { AuthRepo } from '../../store/authRepo.js';
-import type { EngineContext } from '../context.js';
+import type { Infra } from '../infra.js';
 import { hmacSha256Base64Url } from '../crypto/hmacSha256.js';
 import { deriveCredentials } from './deriveCredentials.js';
 import type { HeaderBag } from './authHeaders.js';
@@ -40,7 +40,7 @@ export function hasBuilderHeaders(h: HeaderBag): boolean {
 export class BuilderAuth {
   private readonly repo: AuthRepo;
 
-  constructor(private readonly ctx: EngineContext) {
+  constructor(private readonly ctx: Pick<Infra, 'clock' | 'wallClock' | 'config' | 'db' | 'secrets'>) {
     this.repo = new AuthRepo(ctx.db);
   }
 

@@ -1,6 +1,6 @@
 import { rpcForward } from '../../chain/rpcForward.js';
 import { ApiError } from '../../protocol/errors.js';
-import type { EngineContext } from '../context.js';
+import type { Infra } from '../infra.js';
 
 /**
  * What a wallet, a script or the terminal may ask the local chain through the engine: reads, gas
@@ -77,7 +77,7 @@ function isNotification(req: unknown): boolean {
 }
 
 export class ChainProxy {
-  constructor(private readonly ctx: EngineContext) {}
+  constructor(private readonly ctx: Pick<Infra, 'chain'>) {}
 
   /**
    * Forwards the allowed requests of a JSON-RPC payload (single or batch); refused entries get a

@@ -29,7 +29,7 @@ import {
   type UserValueJson,
 } from '../../protocol/schemas/data.js';
 import { DataRepo } from '../../store/dataRepo.js';
-import type { EngineContext } from '../context.js';
+import type { DataDeps } from './dataDeps.js';
 import {
   addressParam,
   amountParam,
@@ -86,7 +86,7 @@ function positionPage(rows: ValuedPosition[], key: SortKey<ValuedPosition>, dire
 export class DataService {
   private repoInstance: DataRepo | undefined;
 
-  constructor(private readonly ctx: EngineContext) {}
+  constructor(private readonly ctx: DataDeps) {}
 
   private get repo(): DataRepo {
     return (this.repoInstance ??= new DataRepo(this.ctx.db));

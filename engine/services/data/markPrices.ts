@@ -4,7 +4,7 @@
  * else the best bid, else curPrice. The book is kept in outcome-0 terms, so outcome 1 reads it mirrored.
  */
 import { fromBookPrice, PRICE_ONE } from '../../book/types.js';
-import type { EngineContext } from '../context.js';
+import type { DataDeps } from './dataDeps.js';
 import type { MarketInfo } from './marketInfo.js';
 
 export interface TokenMarks {
@@ -19,7 +19,7 @@ const ONE = BigInt(PRICE_ONE);
 export class MarkPrices {
   private readonly cache = new Map<string, TokenMarks>();
 
-  constructor(private readonly ctx: EngineContext) {}
+  constructor(private readonly ctx: Pick<DataDeps, 'orders'>) {}
 
   of(info: MarketInfo, outcomeIndex: number): TokenMarks {
     const key = `${info.conditionId}:${outcomeIndex}`;

@@ -3,7 +3,7 @@
  * The local registry has no separate event records or images: `icon` is "" and an event's slug is the
  * slug of its oldest market (the public service's single-market events use the market slug too).
  */
-import type { EngineContext } from '../context.js';
+import type { DataDeps } from './dataDeps.js';
 import type { Market } from '../markets/marketService.js';
 
 export interface MarketInfo {
@@ -39,7 +39,7 @@ export class MarketDirectory {
   private readonly cache = new Map<string, MarketInfo>();
   private eventSlugs: Map<number, string> | undefined;
 
-  constructor(private readonly ctx: EngineContext) {}
+  constructor(private readonly ctx: Pick<DataDeps, 'markets'>) {}
 
   info(conditionId: string): MarketInfo {
     const key = conditionId.toLowerCase();

@@ -2,9 +2,8 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { ManualClock } from '../clock.js';
-import type { EngineContext } from '../context.js';
 import type { OrderIdentity } from '../orders/orderService.js';
-import { HEARTBEAT_TIMEOUT_MS, HeartbeatService } from './heartbeatService.js';
+import { HEARTBEAT_TIMEOUT_MS, HeartbeatService, type HeartbeatDeps } from './heartbeatService.js';
 
 const ALICE = { address: '0x00000000000000000000000000000000000000a1', apiKey: 'key-a' } as const;
 const BOB = { address: '0x00000000000000000000000000000000000000b2', apiKey: 'key-b' } as const;
@@ -21,7 +20,7 @@ function harness(cancelAll: (who: OrderIdentity) => Promise<{ canceled: string[]
         return cancelAll(who);
       },
     },
-  } as unknown as EngineContext;
+  } as unknown as HeartbeatDeps;
   return { clock, calls, ctx };
 }
 

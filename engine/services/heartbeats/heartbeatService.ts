@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../protocol/errors.js';
 import type { Identity } from '../auth/authService.js';
-import type { EngineContext } from '../context.js';
+import type { Infra } from '../infra.js';
+import type { OrderService } from '../orders/orderService.js';
 
 /** Without a heartbeat for this long, an armed API key's owner loses every resting order (trading-api.md §9.3). */
 export const HEARTBEAT_TIMEOUT_MS = 10_000;
@@ -27,6 +28,9 @@ export interface SwitchFired {
   canceled: string[];
 }
 
+/** What the heartbeat service uses: the clock and the order service's cancel-all (wired by engine/engine.ts). */
+export type HeartbeatDeps = Pick<Infra, 'clock' | 'wallClock' | 'ids'> & { readonly orders: Pick<OrderService, 'cancelAll'> };
+
 /**
  * The heartbeat "dead man's switch" (POST /v1/heartbeats). The first heartbeat of an API key opens a
  * session and arms the switch; each later heartbeat must come within HEARTBEAT_TIMEOUT_MS of the
@@ -48,7 +52,7 @@ export class HeartbeatService {
   private readonly inflight = new Set<Promise<unknown>>();
 
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly ctx: HeartbeatDeps,
     private readonly timeoutMs: number = HEARTBEAT_TIMEOUT_MS,
   ) {}
 

@@ -1,6 +1,9 @@
 import type { OrderWrite } from '../../store/orderWrites.js';
 import type { TradeRow } from '../../store/tradeRepo.js';
-import type { EngineContext } from '../context.js';
+import type { AuthService } from '../auth/authService.js';
+import type { DataDeps } from '../data/dataDeps.js';
+import type { MarketService } from '../markets/marketService.js';
+import type { OrderService } from '../orders/orderService.js';
 import { MarketDirectory } from '../data/marketInfo.js';
 import type { Market, MarketChange } from '../markets/marketService.js';
 import { CLOSE, type StreamLimits } from '../streams/streamTransport.js';
@@ -20,6 +23,13 @@ export interface LiveDataLimits {
 export const KEEPALIVE_MS = 10_000;
 export const IDLE_MS = 60_000;
 
+/** What the live-data socket reads: market listings and changes, credentials, order records (the rest comes through the stream service). */
+export type LiveDataServiceDeps = {
+  readonly markets: Pick<MarketService, 'onChange' | 'list'> & DataDeps['markets'];
+  readonly auth: Pick<AuthService, 'verifyCredentials'>;
+  readonly orders: Pick<OrderService, 'get'>;
+};
+
 /**
  * The real-time data socket (`/ws/live-data`, the protocol of @polymarket/real-time-data-client): topics
  * `activity` (trades, orders_matched), `clob_market` and `clob_user`, fed from the same committed changes
@@ -32,7 +42,7 @@ export class LiveDataService {
   private closing = false;
 
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly ctx: LiveDataServiceDeps,
     private readonly streams: StreamService,
   ) {
     this.directory = new MarketDirectory(ctx);

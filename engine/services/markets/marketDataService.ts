@@ -2,11 +2,12 @@ import { formatUnits } from '../../protocol/amounts.js';
 import { renderBookSnapshot, type LevelsText } from '../../protocol/bookHash.js';
 import { ApiError } from '../../protocol/errors.js';
 import { fromBookPrice, type Level } from '../../book/types.js';
-import type { EngineContext } from '../context.js';
+import type { Infra } from '../infra.js';
+import type { OrderService } from '../orders/orderService.js';
 import { formatMicros } from './formatMicros.js';
 import { candles, type Candle } from './candles.js';
-import { midHistoryOf } from './midHistory.js';
-import type { Market } from './marketService.js';
+import type { MidHistory } from './midHistory.js';
+import type { Market, MarketService } from './marketService.js';
 import { publicMarket, type PublicMarket } from './publicMarket.js';
 
 export type Side = 'BUY' | 'SELL';
@@ -51,6 +52,14 @@ export function decodeCursor(cursor: string | undefined, param = 'next_cursor'):
   return Number(text);
 }
 
+/** What the market data reads use: markets and the order service's books, last trades and tape (wired by the composition root). */
+export type MarketDataDeps = Pick<Infra, 'clock'> & {
+  readonly markets: Pick<MarketService, 'byToken' | 'byCondition' | 'list' | 'isSystemPaused'>;
+  readonly orders: Pick<OrderService, 'book' | 'lastTrade' | 'priceSeries' | 'tradeTape'>;
+  /** Each market's closing quote per minute (the streams record it after every book change). */
+  readonly mids: MidHistory;
+};
+
 /**
  * The public market-data reads (interface §4.3, decisions §3, trading-api.md §9.2): book snapshots,
  * prices, midpoints, spreads, last trades, price history, the trade tape and the market listing.
@@ -65,7 +74,7 @@ export class MarketDataService {
    */
   private readonly sideCache = new Map<string, { levels: Float64Array; text: LevelsText }>();
 
-  constructor(private readonly ctx: EngineContext) {}
+  constructor(private readonly ctx: MarketDataDeps) {}
 
   token(tokenId: string, param = 'token_id'): { market: Market; outcomeIndex: 0 | 1 } {
     if (typeof tokenId !== 'string' || !/^\d{1,78}$/.test(tokenId)) {
@@ -240,7 +249,7 @@ export class MarketDataService {
       end = (q.endTs ?? '') === '' ? nowSec : intParam(q.endTs!, 'endTs', 0, Number.MAX_SAFE_INTEGER);
       if (end < start) throw new ApiError('invalid_query', `Query parameter 'endTs' (${end}) must not be before 'startTs' (${start}).`, { details: { field: 'endTs' } });
     }
-    const mids = midHistoryOf(this.ctx);
+    const mids = this.ctx.mids;
     // A bucket still open closes now: its mid is the current one.
     const history = candles(this.ctx.orders.priceSeries(q.market, start, end), fidelity * 60, (endSec) => mids.midBefore(market.conditionId, outcomeIndex, Math.min(endSec, nowSec + 1)));
     return { history };

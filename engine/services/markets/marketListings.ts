@@ -1,8 +1,8 @@
 import { formatUnits } from '../../protocol/amounts.js';
 import { ApiError } from '../../protocol/errors.js';
 import type { ClobMarketInfoJson, SimplifiedMarketJson } from '../../protocol/schemas/compat.js';
-import type { EngineContext } from '../context.js';
-import { decodeCursor, encodeCursor, END_CURSOR, MARKETS_PAGE_SIZE, MarketDataService, type Page } from './marketDataService.js';
+import type { MarketDataDeps } from './marketDataService.js';
+import { decodeCursor, encodeCursor, END_CURSOR, MARKETS_PAGE_SIZE, type MarketDataService, type Page } from './marketDataService.js';
 import type { Market } from './marketService.js';
 import type { PublicMarket } from './publicMarket.js';
 
@@ -66,11 +66,10 @@ export function pageOf<T>(items: readonly T[], cursor: string | undefined): Page
  * and cursors as GET /markets.
  */
 export class MarketListings {
-  private readonly data: MarketDataService;
-
-  constructor(private readonly ctx: EngineContext) {
-    this.data = new MarketDataService(ctx);
-  }
+  constructor(
+    private readonly ctx: Pick<MarketDataDeps, 'markets'>,
+    private readonly data: MarketDataService,
+  ) {}
 
   /** GET /markets-by-token/{token_id}: 400 for a malformed id, 404 token_not_found for an unknown one. */
   conditionOfToken(tokenId: string): { condition_id: string } {

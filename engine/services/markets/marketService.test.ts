@@ -8,8 +8,7 @@ import { isApiError } from '../../protocol/errors.js';
 import { openDatabase, type Db } from '../../store/database.js';
 import { WriteBatcher } from '../../store/writeBatcher.js';
 import { ManualClock } from '../clock.js';
-import type { EngineContext } from '../context.js';
-import { MarketService } from './marketService.js';
+import { MarketService, type MarketDeps } from './marketService.js';
 
 const OPERATOR = '0x1111111111111111111111111111111111111111';
 const COLLATERAL = '0x2222222222222222222222222222222222222222';
@@ -36,15 +35,10 @@ async function open(dir: string, clock = new ManualClock(1_700_000_000_000)) {
     db,
     writes: new WriteBatcher(db),
     chain: { enabled: false, operatorAddress: OPERATOR, contracts: { collateral: COLLATERAL } },
-    orders: {
-      cancelMarketOrders: async (conditionId: string, reason: string) => {
-        cancelled.push({ conditionId, reason });
-        return [];
-      },
-    },
-  } as unknown as EngineContext;
+  } as unknown as MarketDeps;
   const markets = new MarketService(ctx);
-  ctx.markets = markets;
+  // What the composition root subscribes (the order service's cancels), recorded.
+  markets.onResolving.add(async (m) => cancelled.push({ conditionId: m.conditionId, reason: 'market resolved' }));
   await markets.init();
   return { markets, cancelled, db, clock };
 }

@@ -3,7 +3,7 @@ import { formatUnits } from '../../protocol/amounts.js';
 import { binaryTokenIds, conditionIdOf, negRiskMarketIdOf, negRiskQuestionIdOf, questionIdOf } from '../../protocol/ctfIds.js';
 import { ApiError } from '../../protocol/errors.js';
 import { MarketRepo, type MarketRow } from '../../store/marketRepo.js';
-import type { EngineContext } from '../context.js';
+import type { Infra } from '../infra.js';
 import { prepareMarketOnChain, reportMarketOnChain } from './marketChain.js';
 import { checkedFeeRateBps } from '../fees/takerFee.js';
 
@@ -40,6 +40,9 @@ const MAX_QUESTION = 500;
 const MAX_DESCRIPTION = 5000;
 const MAX_OUTCOME = 100;
 
+/** What the markets service uses, wired by engine/engine.ts (it calls no other service). */
+export type MarketDeps = Pick<Infra, 'chain' | 'clock' | 'db' | 'writes'>;
+
 /**
  * The market registry: every market's ids and trading parameters, its pause and resolution state, and
  * the global circuit breaker. All reads are served from memory; every change is committed to SQLite
@@ -55,7 +58,7 @@ export class MarketService {
   private chainBacklog: Promise<void> = Promise.resolve();
   private creating: Promise<void> = Promise.resolve();
 
-  constructor(private readonly ctx: EngineContext) {}
+  constructor(private readonly ctx: MarketDeps) {}
 
   async init(): Promise<void> {
     this.repo = new MarketRepo(this.ctx.db);
@@ -164,6 +167,12 @@ export class MarketService {
   }
 
   /**
+   * Told of a resolution once it is durable and before anyone else hears of it; awaited, so the
+   * resolution returns after them (the composition root subscribes the order service's cancels).
+   */
+  readonly onResolving = new Set<(m: Market) => Promise<unknown>>();
+
+  /**
    * Told of each market created, resolved or given a new tick, once its row is durable (the streams'
    * events); `previous` is the market as it was before a tick change.
    */
@@ -226,8 +235,9 @@ export class MarketService {
   }
 
   /**
-   * Resolves a market: records the winner and closes it (durably, first), cancels its resting orders,
-   * then reports the payouts on chain when there is one (retried later if the chain call fails).
+   * Resolves a market: records the winner and closes it (durably, first), tells onResolving (the order
+   * service cancels its resting orders there), then reports the payouts on chain when there is one
+   * (retried later if the chain call fails).
    */
   async resolve(conditionId: string, winningOutcomeIndex: number): Promise<Market> {
     const m = this.requireMarket(conditionId);
@@ -240,7 +250,7 @@ export class MarketService {
     const at = this.ctx.clock.nowMs();
     await this.ctx.writes.commit(() => this.repo.setResolved(m.conditionId, winningOutcomeIndex, at));
     const resolved = this.replace({ ...m, winner: winningOutcomeIndex, resolvedAt: at, closed: true, acceptingOrders: false });
-    await this.ctx.orders.cancelMarketOrders(m.conditionId, 'market resolved');
+    for (const listener of this.onResolving) await listener(resolved);
     for (const listener of this.onChange) listener('resolved', resolved);
     if (this.ctx.chain.enabled) {
       this.chainBacklog = this.chainBacklog.then(() => this.chainStep(m.conditionId));

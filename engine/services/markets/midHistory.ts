@@ -1,4 +1,5 @@
-import type { EngineContext } from '../context.js';
+import type { Clock } from '../clock.js';
+import type { OrderService } from '../orders/orderService.js';
 import { fromBookPrice } from '../../book/types.js';
 import { ONE } from '../../protocol/amounts.js';
 
@@ -53,21 +54,12 @@ export class MidHistory {
   }
 }
 
-const histories = new WeakMap<EngineContext, MidHistory>();
-
-/** The engine's mid history (one per engine context). */
-export function midHistoryOf(ctx: EngineContext): MidHistory {
-  let h = histories.get(ctx);
-  if (!h) histories.set(ctx, (h = new MidHistory()));
-  return h;
-}
-
 /** Records a market's current quote after its book changed. */
-export function recordMid(ctx: EngineContext, conditionId: string): void {
-  const book = ctx.orders.book(conditionId);
+export function recordMid(mids: MidHistory, orders: Pick<OrderService, 'book'>, clock: Clock, conditionId: string): void {
+  const book = orders.book(conditionId);
   if (!book) return;
   const bid = book.bestBid();
   const ask = book.bestAsk();
   const sum = bid === undefined || ask === undefined ? undefined : BigInt(fromBookPrice(0, bid)) + BigInt(fromBookPrice(0, ask));
-  midHistoryOf(ctx).record(conditionId, Math.floor(ctx.clock.nowMs() / 1000), sum);
+  mids.record(conditionId, Math.floor(clock.nowMs() / 1000), sum);
 }

@@ -6,8 +6,9 @@ import { ONE } from '../../protocol/amounts.js';
 import { ZERO_ADDRESS, orderVerifyingContract, type OrderStruct, type PostOrderBody, type Side } from '../../protocol/eip712.js';
 import { orderDigest } from '../crypto/orderDigest.js';
 import { MarketRepo } from '../../store/marketRepo.js';
-import type { EngineContext } from '../context.js';
-import type { Market } from './marketService.js';
+import type { Infra } from '../infra.js';
+import type { OrderService } from '../orders/orderService.js';
+import type { Market, MarketService } from './marketService.js';
 
 export const DEMO_SEEDED_KEY = 'demo_seeded_at';
 export const DEMO_MAKER_KEY = 'demo_market_maker_private_key';
@@ -64,6 +65,12 @@ const DEMO_MARKETS: DemoMarket[] = [
   },
 ];
 
+/** What seeding uses: the infrastructure, market creation and the order service's credit and placement (wired by the composition root). */
+export type SeedDeps = Pick<Infra, 'chain' | 'clock' | 'ids' | 'config' | 'db' | 'writes'> & {
+  readonly markets: Pick<MarketService, 'create' | 'list'>;
+  readonly orders: Pick<OrderService, 'creditCollateral' | 'place'>;
+};
+
 /**
  * Seeds a FRESH data directory with four demo binary markets (ticks 0.01, 0.001, 0.1 and a neg-risk one
  * at 0.01, each in its own event) and real resting liquidity on both sides. The liquidity comes from a
@@ -76,7 +83,7 @@ const DEMO_MARKETS: DemoMarket[] = [
  *      and BUY outcome 1, so every order kind rests somewhere.
  * A data directory that was seeded once, or that already has markets, is left alone.
  */
-export async function seedDemoMarkets(ctx: EngineContext): Promise<void> {
+export async function seedDemoMarkets(ctx: SeedDeps): Promise<void> {
   const repo = new MarketRepo(ctx.db);
   if (repo.getSetting(DEMO_SEEDED_KEY) !== undefined || ctx.markets.list().length > 0) return;
 
@@ -143,7 +150,7 @@ function day(d: Date): string {
 }
 
 /** Places bodies in order, their synchronous parts back to back (so they share one group commit). */
-async function placeAll(ctx: EngineContext, address: string, bodies: PostOrderBody[]): Promise<void> {
+async function placeAll(ctx: SeedDeps, address: string, bodies: PostOrderBody[]): Promise<void> {
   const results = await Promise.all(bodies.map((b) => ctx.orders.place({ address }, b)));
   results.forEach((r, i) => {
     if (!r.success) throw new Error(`demo seeding: order ${i} was refused: ${r.error_code ?? ''} ${r.error_msg}`);
@@ -161,7 +168,7 @@ export class DemoSigner {
   readonly address: Address;
 
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly ctx: Pick<Infra, 'config' | 'chain' | 'ids'>,
     privateKey: `0x${string}`,
   ) {
     this.key = hexToBytes(privateKey);

@@ -1,7 +1,7 @@
 import { ApiError } from '../../protocol/errors.js';
 import { COLLATERAL } from '../../store/balanceRepo.js';
 import type { OrderWrite } from '../../store/orderWrites.js';
-import type { EngineContext } from '../context.js';
+import type { OrderDeps } from './orderDeps.js';
 import { reservedAssetOf, type LiveOrder, type OrderIdentity } from './liveOrder.js';
 import { canonicalTokenId } from './tradingState.js';
 import type { TradingState } from './tradingState.js';
@@ -9,7 +9,7 @@ import type { TradingState } from './tradingState.js';
 /** Cancels (by id, all, by market, on resolution) and GTD expiry: each takes orders off their books and commits the row updates. */
 export class OrderCancels {
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly ctx: OrderDeps,
     private readonly s: TradingState,
   ) {}
 

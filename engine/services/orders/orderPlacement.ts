@@ -6,7 +6,7 @@ import { ApiError } from '../../protocol/errors.js';
 import { COLLATERAL } from '../../store/balanceRepo.js';
 import type { OrderRow } from '../../store/orderRepo.js';
 import type { OrderWrite } from '../../store/orderWrites.js';
-import type { EngineContext } from '../context.js';
+import type { OrderDeps } from './orderDeps.js';
 import { buyReservationFor, remainingOf, rowOf, type LiveOrder, type OrderIdentity, type TradableMarket } from './liveOrder.js';
 import { accepted, rejected, type PlacementResult } from './placementResult.js';
 import { isRejection, signingDigestOf, validateOrder, type ValidationDeps } from './validateOrder.js';
@@ -28,7 +28,7 @@ export const MAX_BATCH_ORDERS = 15;
  */
 export class OrderPlacement {
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly ctx: OrderDeps,
     private readonly s: TradingState,
     private readonly settlement: OrderSettlement,
     private readonly cancels: OrderCancels,

@@ -4,7 +4,7 @@ import { normalizeUlid } from '../../protocol/ulid.js';
 import { toPublicOrderRecord, toPublicPlacement, withOrderHashes, type PublicOrderRecord, type PublicPlacement } from './publicOrderRecord.js';
 import { COLLATERAL } from '../../store/balanceRepo.js';
 import { type OrderRow, type OrderSide } from '../../store/orderRepo.js';
-import type { EngineContext } from '../context.js';
+import type { OrderDeps } from './orderDeps.js';
 import type { LiveOrder, OrderIdentity } from './liveOrder.js';
 import { toOrderRecord, type OrderRecord } from './orderRecord.js';
 import { decodeCursor, pageOf, type Page } from './pageCursor.js';
@@ -17,7 +17,7 @@ import type { TradingState } from './tradingState.js';
 /** The reads of the order service: order and trade records for REST and the data service, queues, balances, books and the tape. */
 export class OrderQueries {
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly ctx: OrderDeps,
     private readonly s: TradingState,
   ) {}
 

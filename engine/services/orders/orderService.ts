@@ -3,7 +3,7 @@ import { COLLATERAL } from '../../store/balanceRepo.js';
 import type { OrderRow } from '../../store/orderRepo.js';
 import { OrderWriter } from '../../store/orderWriter.js';
 import type { OrderWrite } from '../../store/orderWrites.js';
-import type { EngineContext } from '../context.js';
+import type { OrderDeps } from './orderDeps.js';
 import { sharedSignatureVerifier, type SignatureVerifier } from '../crypto/signatureVerifier.js';
 import { remainingOf, reservedAssetOf, type LiveOrder } from './liveOrder.js';
 import { OrderCancels } from './orderCancels.js';
@@ -39,7 +39,7 @@ export class OrderService {
   private readonly paper: PaperAccount;
 
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly ctx: OrderDeps,
     opts: { verifier?: SignatureVerifier; writer?: OrderWriter } = {},
   ) {
     this.verifier = opts.verifier ?? sharedSignatureVerifier();

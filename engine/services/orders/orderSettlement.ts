@@ -2,7 +2,7 @@ import { fromBookPrice } from '../../book/types.js';
 import { COLLATERAL, type LedgerEntry } from '../../store/balanceRepo.js';
 import type { OrderWrite } from '../../store/orderWrites.js';
 import type { TradeRow } from '../../store/tradeRepo.js';
-import type { EngineContext } from '../context.js';
+import type { OrderDeps } from './orderDeps.js';
 import { buyReservationFor, remainingOf, reservedAssetOf, type LiveOrder } from './liveOrder.js';
 import { settleFill } from './settleFill.js';
 import { feeLedgerEntries, takerFee } from '../fees/takerFee.js';
@@ -14,7 +14,7 @@ import type { TradingState } from './tradingState.js';
  */
 export class OrderSettlement {
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly ctx: OrderDeps,
     private readonly s: TradingState,
   ) {}
 

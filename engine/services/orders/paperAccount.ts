@@ -2,7 +2,7 @@ import { formatUnits, MAX_BALANCE_UNITS, ONE } from '../../protocol/amounts.js';
 import { ApiError } from '../../protocol/errors.js';
 import { COLLATERAL, type LedgerEntry } from '../../store/balanceRepo.js';
 import type { OrderWrite } from '../../store/orderWrites.js';
-import type { EngineContext } from '../context.js';
+import type { OrderDeps } from './orderDeps.js';
 import { type OrderIdentity, type TradableMarket } from './liveOrder.js';
 import type { TradingState } from './tradingState.js';
 import type { OrderCancels } from './orderCancels.js';
@@ -10,7 +10,7 @@ import type { OrderCancels } from './orderCancels.js';
 /** The paper account: collateral credits (welcome grant, faucet), the paper reset and redemption of resolved markets, all through the ledger. */
 export class PaperAccount {
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly ctx: OrderDeps,
     private readonly s: TradingState,
     private readonly cancels: OrderCancels,
   ) {}

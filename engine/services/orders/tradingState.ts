@@ -9,7 +9,7 @@ import { OrderRepo, type OrderRow, type OrderSide } from '../../store/orderRepo.
 import type { OrderWriter } from '../../store/orderWriter.js';
 import type { OrderWrite } from '../../store/orderWrites.js';
 import { TradeRepo, type TradeRow } from '../../store/tradeRepo.js';
-import type { EngineContext } from '../context.js';
+import type { OrderDeps } from './orderDeps.js';
 import { BalanceSheet } from './balanceSheet.js';
 import { ExpiryTimer } from './expiryTimer.js';
 import type { LiveOrder } from './liveOrder.js';
@@ -52,7 +52,7 @@ export class TradingState {
   events: OrderEvents | undefined;
 
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly ctx: OrderDeps,
     /** Every write of the orders, trades, balances and ledger tables goes through it, in order. */
     readonly writer: OrderWriter,
     onExpiryDue: () => unknown,

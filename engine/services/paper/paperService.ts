@@ -1,8 +1,9 @@
 import { formatUnits } from '../../protocol/amounts.js';
 import { COLLATERAL } from '../../store/balanceRepo.js';
 import { PaperRepo } from '../../store/paperRepo.js';
-import type { EngineContext } from '../context.js';
-import type { OrderIdentity } from '../orders/orderService.js';
+import type { Infra } from '../infra.js';
+import type { DataService } from '../data/dataService.js';
+import type { OrderIdentity, OrderService } from '../orders/orderService.js';
 
 /** One position as the session ended (the data API's numbers, as the terminal showed them). */
 export interface ArchivedPosition {
@@ -44,6 +45,12 @@ export interface PaperSession extends PaperSessionSummary {
 
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
 
+/** What the paper service uses: positions from the data service, balances and the reset from the order service. */
+export type PaperDeps = Pick<Infra, 'clock' | 'config' | 'db'> & {
+  readonly data: Pick<DataService, 'positions' | 'closedPositions'>;
+  readonly orders: Pick<OrderService, 'balanceOf' | 'resetPaperAccount'>;
+};
+
 /**
  * Paper accounts (issue 14 scope 1): reset a wallet to the starting balance, archiving the session it
  * ends, and list the archive. Balances change only through the order service's ledger path.
@@ -51,7 +58,7 @@ const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
 export class PaperService {
   private readonly repo: PaperRepo;
 
-  constructor(private readonly ctx: EngineContext) {
+  constructor(private readonly ctx: PaperDeps) {
     this.repo = new PaperRepo(ctx.db);
   }
 

@@ -5,8 +5,9 @@ import { ApiError } from '../../protocol/errors.js';
 import { COLLATERAL } from '../../store/balanceRepo.js';
 import { MarketRepo } from '../../store/marketRepo.js';
 import { ManualClock } from '../clock.js';
-import type { EngineContext } from '../context.js';
-import type { Market } from '../markets/marketService.js';
+import type { Infra } from '../infra.js';
+import type { OrderService } from '../orders/orderService.js';
+import type { Market, MarketService } from '../markets/marketService.js';
 import { DEMO_SEEDED_KEY, DemoSigner } from '../markets/seedDemoMarkets.js';
 import { informed, learnFromFlow, marketMaker, noise, onTick, whale, type Intent, type MarketMakerKnobs, type MarketView, type WhaleKnobs } from './agents.js';
 import { defaultPreset, demoPresetFor, type MarketPreset, type ParticipantSpec } from './presets.js';
@@ -72,6 +73,12 @@ export interface ParticipantPatch {
   knobs?: Record<string, unknown>;
 }
 
+/** What the simulated participants use: markets (read), the order service (place, cancel, credit, read) and the infrastructure their signer needs. */
+export type SimulationDeps = Pick<Infra, 'chain' | 'clock' | 'config' | 'db'> & {
+  readonly markets: Pick<MarketService, 'byCondition' | 'list' | 'pauseState'>;
+  readonly orders: Pick<OrderService, 'balanceOf' | 'book' | 'cancelMarket' | 'creditCollateral' | 'get' | 'lastTrade' | 'place'>;
+};
+
 /**
  * Simulated participants (decisions §9): ordinary accounts (deterministic keys from the seed, collateral
  * through the faucet path, signed orders placed through OrderService.place like any user's) driven by a
@@ -86,7 +93,7 @@ export class SimulationService {
   failures = 0;
   lastFailure: string | null = null;
 
-  constructor(private readonly ctx: EngineContext) {
+  constructor(private readonly ctx: SimulationDeps) {
     this.scheduler = new SimScheduler(ctx.clock, ctx.clock instanceof ManualClock ? ctx.clock : undefined);
   }
 

@@ -2,12 +2,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Fastify from 'fastify';
 import { ManualClock } from '../clock.js';
-import type { EngineContext } from '../context.js';
-import { classify, RateLimiter } from './rateLimiter.js';
+import { classify, RateLimiter, type RateLimiterDeps } from './rateLimiter.js';
 
 function limiter(clock = new ManualClock(1_000_000), rateLimits = true, sleep?: (ms: number) => Promise<void>) {
   // Keys named k… are the exchange's own; anything else is made up by the client.
-  const ctx = { clock, config: { rateLimits }, auth: { isLiveKey: (k: string) => /^k\d*$/.test(k) } } as unknown as EngineContext;
+  const ctx = { clock, config: { rateLimits }, auth: { isLiveKey: (k: string) => /^k\d*$/.test(k) } } as unknown as RateLimiterDeps;
   return { rl: new RateLimiter(ctx, sleep), clock };
 }
 

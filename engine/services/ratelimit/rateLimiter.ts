@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../protocol/errors.js';
-import type { EngineContext } from '../context.js';
+import type { Infra } from '../infra.js';
+import type { AuthService } from '../auth/authService.js';
 import { SlidingLog } from './slidingLog.js';
 
 export interface RateWindow {
@@ -45,6 +46,9 @@ const ROUTE_CLASSES: Record<string, RateClass> = {
   'DELETE /order': 'deleteOrder',
 };
 
+/** What the rate limiter uses: the clock, its config, and whether a key is live (auth service). */
+export type RateLimiterDeps = Pick<Infra, 'clock' | 'wallClock' | 'config'> & { readonly auth: Pick<AuthService, 'isLiveKey'> };
+
 /** The class of a request, or null for traffic the table does not limit (data service, terminal files). */
 export function classify(method: string, path: string): RateClass | null {
   if (path === '/data-api' || path.startsWith('/data-api/')) return null; // interface §8: none enforced yet
@@ -81,7 +85,7 @@ export class RateLimiter {
 
   /** `sleep` is replaceable so tests can observe queueing without waiting. */
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly ctx: RateLimiterDeps,
     sleep?: (ms: number) => Promise<void>,
   ) {
     this.sleep = sleep ?? ((ms) => this.realSleep(ms));

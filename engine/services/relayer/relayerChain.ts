@@ -21,7 +21,7 @@ import { ApiError } from '../../protocol/errors.js';
 import type { WalletType } from '../../protocol/schemas/relayer.js';
 import { deriveProxyWalletAddress, deriveSafeAddress } from '../../protocol/walletAddresses.js';
 import type { ChainPublicClient } from '../../chain/chainHandle.js';
-import type { EngineContext } from '../context.js';
+import type { Infra } from '../infra.js';
 import type { RelayerSender } from '../../store/relayerRepo.js';
 
 export interface RelayerContracts {
@@ -36,7 +36,7 @@ export class RelayerChain {
   readonly relayAccount: PrivateKeyAccount;
   readonly operatorAccount: PrivateKeyAccount;
 
-  constructor(private readonly ctx: EngineContext) {
+  constructor(private readonly ctx: Pick<Infra, 'chain' | 'config' | 'secrets'>) {
     // Own signers over the same keys as the chain handle's wallets: the relayer signs first, stores the
     // signed bytes, then sends (restart-safe), which a nonce-managed wallet client's sendTransaction cannot.
     this.relayAccount = privateKeyToAccount(ctx.secrets.relayPrivateKey);

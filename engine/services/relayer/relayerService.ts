@@ -7,7 +7,7 @@ import type { Address } from 'viem';
 import { ApiError } from '../../protocol/errors.js';
 import { WALLET_TYPES, type RelayPayloadResponse, type TransactionRecord, type WalletType } from '../../protocol/schemas/relayer.js';
 import { RelayerRepo, type RelayerTxRow } from '../../store/relayerRepo.js';
-import type { EngineContext } from '../context.js';
+import type { Infra } from '../infra.js';
 import { KeyedQueue } from './keyedQueue.js';
 import { RELAY_HUB_ABI, SAFE_ABI } from '../../chain/abis.js';
 import { RelayerChain, toRequestError } from './relayerChain.js';
@@ -25,6 +25,9 @@ export interface SubmitResult {
   state: 'STATE_NEW';
 }
 
+/** What the relayer uses (it calls no other service): the chain, its keys, the clock and the database. */
+export type RelayerDeps = Pick<Infra, 'chain' | 'clock' | 'ids' | 'config' | 'db' | 'secrets' | 'writes'>;
+
 export class RelayerService implements OperationsHost {
   readonly settings: RelayerSettings;
   readonly chain: RelayerChain;
@@ -38,7 +41,7 @@ export class RelayerService implements OperationsHost {
   private readonly operations: WalletOperations;
 
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly ctx: RelayerDeps,
     settings: Partial<RelayerSettings> = {},
   ) {
     this.settings = { ...DEFAULT_RELAYER_SETTINGS, ...settings };

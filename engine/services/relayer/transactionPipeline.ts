@@ -17,7 +17,7 @@ import {
 } from 'viem';
 import { TERMINAL_STATES, type RelayerTxState } from '../../protocol/schemas/relayer.js';
 import type { RelayerRepo, RelayerTxRow } from '../../store/relayerRepo.js';
-import type { EngineContext } from '../context.js';
+import type { Infra } from '../infra.js';
 import { KeyedQueue } from './keyedQueue.js';
 import { CAN_RELAY_REASON, RELAY_CALL_STATUS, RELAY_HUB_ABI, SAFE_ABI } from '../../chain/abis.js';
 import { chainErrorMessage, isTransportError, revertReason, type RelayerChain } from './relayerChain.js';
@@ -41,7 +41,7 @@ export class TransactionPipeline {
   private stopped = false;
 
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly ctx: Pick<Infra, 'clock' | 'writes'>,
     private readonly chain: RelayerChain,
     private readonly repo: RelayerRepo,
     private readonly settings: RelayerSettings,

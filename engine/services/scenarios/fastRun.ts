@@ -1,6 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import type { Scenario } from '../../protocol/schemas/scenario.js';
-import type { EngineContext } from '../context.js';
+import type { Infra } from '../infra.js';
+import type { ClockService } from '../runs/clockService.js';
+import type { ScenarioService } from './scenarioService.js';
 
 export interface FastRunReport {
   scenario: string;
@@ -18,13 +20,19 @@ export interface FastRunReport {
 /** FAST_EPOCH: where a fast run's manual clock starts, so two runs of one scenario replay identically. */
 export const FAST_EPOCH = Date.UTC(2030, 0, 1);
 
+/** What a fast run uses: the scenario service and the database (to count trades). */
+export type FastRunDeps = Pick<Infra, 'db'> & {
+  readonly scenarios: Pick<ScenarioService, 'start' | 'runToEnd' | 'current'>;
+  readonly clockService: Pick<ClockService, 'runUntil' | 'recorder'>;
+};
+
 /**
  * Runs a scenario to its end in fast mode (the engine must be on a ManualClock): no wall-clock waits,
  * participants, events and (on a SteppedClock) GTD expiries run back to back in simulated time through
  * the clock service's driver, which fails with `clock_stalled` if simulated time stops advancing. Wall
  * time is measured here, outside the simulation, only to report the speed-up.
  */
-export async function runScenarioFast(ctx: EngineContext, scenario: Scenario): Promise<FastRunReport> {
+export async function runScenarioFast(ctx: FastRunDeps, scenario: Scenario): Promise<FastRunReport> {
   const tradesBefore = countTrades(ctx);
   const t0 = performance.now();
   const started = await ctx.scenarios.start({ scenario });
@@ -44,7 +52,7 @@ export async function runScenarioFast(ctx: EngineContext, scenario: Scenario): P
   };
 }
 
-function countTrades(ctx: EngineContext): number {
+function countTrades(ctx: FastRunDeps): number {
   return Number(ctx.db.prepare('SELECT COUNT(*) FROM trades').pluck().get());
 }
 

@@ -5,11 +5,19 @@ import { parseUnits } from '../../protocol/amounts.js';
 import { ApiError } from '../../protocol/errors.js';
 import type { Scenario, ScenarioEvent, ScenarioProgress, ScenarioSummary } from '../../protocol/schemas/scenario.js';
 import { ManualClock } from '../clock.js';
-import type { EngineContext } from '../context.js';
+import type { Infra } from '../infra.js';
+import type { MarketService } from '../markets/marketService.js';
+import type { SimulationService } from '../participants/simulationService.js';
 import { checkScenario, parseScenarioText } from './scenarioFile.js';
 
 /** The scenario library shipped with the project (scenarios/ at the repository root, from the sources or from dist/). */
 export const SCENARIO_DIR = ['../../../scenarios/', '../../../../scenarios/'].map((rel) => fileURLToPath(new URL(rel, import.meta.url))).find((d) => existsSync(d)) ?? fileURLToPath(new URL('../../../scenarios/', import.meta.url));
+
+/** What a scenario drives: the markets (operator actions) and the simulated participants. */
+export type ScenarioDeps = Pick<Infra, 'clock'> & {
+  readonly markets: Pick<MarketService, 'byCondition' | 'list' | 'pause' | 'resolve' | 'resume' | 'setTickSize'>;
+  readonly sim: Pick<SimulationService, 'addWhale' | 'configure' | 'disableMarket' | 'enableMarket' | 'runFor' | 'scheduler' | 'setTruth' | 'shock'>;
+};
 
 /**
  * Runs one scenario at a time (decisions §9): its events go on the simulation's scheduler at their
@@ -21,7 +29,7 @@ export class ScenarioService {
   private gen = 0;
 
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly ctx: ScenarioDeps,
     private readonly dir = SCENARIO_DIR,
   ) {}
 

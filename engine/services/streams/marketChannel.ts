@@ -3,7 +3,7 @@ import { levelsText, renderBookSnapshot, type BookLevelText } from '../../protoc
 import type { BookEvent, MarketEvent, MarketLifecycleEvent, Unsequenced } from '../../protocol/streamEvents.js';
 import { fromBookPrice, type Level } from '../../book/types.js';
 import type { TradeRow } from '../../store/tradeRepo.js';
-import type { EngineContext } from '../context.js';
+import type { StreamDeps } from './streamDeps.js';
 import { formatMicros } from '../markets/formatMicros.js';
 import type { Market } from '../markets/marketService.js';
 import type { StreamConnection, StreamLimits } from './streamTransport.js';
@@ -68,7 +68,7 @@ export class MarketChannel {
   private readonly seqBase: number;
 
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly ctx: Pick<StreamDeps, 'clock' | 'markets' | 'orders'>,
     private readonly limits: StreamLimits,
   ) {
     this.seqBase = Math.floor(ctx.clock.nowMs()) * 1000;

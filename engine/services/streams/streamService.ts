@@ -1,6 +1,6 @@
 import type { OrderWrite } from '../../store/orderWrites.js';
 import type { TradeRow } from '../../store/tradeRepo.js';
-import type { EngineContext } from '../context.js';
+import type { StreamDeps } from './streamDeps.js';
 import type { Market, MarketChange } from '../markets/marketService.js';
 import { recordMid } from '../markets/midHistory.js';
 import type { OrderEvents } from '../orders/orderEvents.js';
@@ -47,7 +47,7 @@ export class StreamService implements OrderEvents {
   private readonly dirty = new Set<string>();
   private closing = false;
 
-  constructor(private readonly ctx: EngineContext) {
+  constructor(private readonly ctx: StreamDeps) {
     this.limits = {
       maxBufferedBytes: MAX_BUFFERED_BYTES,
       maxSubscriptions: MAX_SUBSCRIPTIONS,
@@ -93,7 +93,7 @@ export class StreamService implements OrderEvents {
   touched(conditionId: string): void {
     this.dirty.add(conditionId);
     // The closing quote of each minute, for /prices-history's mid (whether or not anyone streams the market).
-    recordMid(this.ctx, conditionId);
+    recordMid(this.ctx.mids, this.ctx.orders, this.ctx.clock, conditionId);
   }
 
   capture(ops: readonly OrderWrite[]): Captured | undefined {

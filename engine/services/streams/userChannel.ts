@@ -3,7 +3,7 @@ import type { OrderEvent, TradeEvent, Unsequenced } from '../../protocol/streamE
 import type { OrderRow } from '../../store/orderRepo.js';
 import type { OrderWrite } from '../../store/orderWrites.js';
 import type { TradeRow } from '../../store/tradeRepo.js';
-import type { EngineContext } from '../context.js';
+import type { StreamDeps } from './streamDeps.js';
 import { makerFillWireFields, tradeWireFields } from '../orders/tradeRecord.js';
 import type { StreamConnection } from './streamTransport.js';
 
@@ -23,7 +23,7 @@ export interface UserSubscriber extends StreamConnection {
 export class UserChannel {
   private readonly byOwner = new Map<string, Set<UserSubscriber>>();
 
-  constructor(private readonly ctx: EngineContext) {}
+  constructor(private readonly ctx: Pick<StreamDeps, 'clock' | 'markets' | 'orders'>) {}
 
   get active(): boolean {
     return this.byOwner.size > 0;
