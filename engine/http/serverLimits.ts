@@ -11,8 +11,6 @@ export const BODY_TIMEOUT_MS = 30_000;
 export const MAX_CONNECTIONS = 4096;
 /** An idle keep-alive connection is closed after this long (fastify's default). */
 export const KEEP_ALIVE_TIMEOUT_MS = 72_000;
-/** A connection with no traffic either way for this long (a stuck peer) is destroyed, request or not. */
-export const CONNECTION_TIMEOUT_MS = 120_000;
 /** How long a shutdown waits for in-flight requests and slow clients before it cuts them off. */
 export const SHUTDOWN_GRACE_MS = 2000;
 
@@ -49,7 +47,9 @@ export function serverLimitOptions(
   return {
     requestTimeout: d.headTimeoutMs + d.bodyTimeoutMs,
     keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
-    connectionTimeout: CONNECTION_TIMEOUT_MS,
+    // No inactivity timeout on a connection whose request is being handled: a rate-limited order may wait
+    // in its queue for up to a 10-minute window, silently. The deadlines above bound the request's arrival.
+    connectionTimeout: 0,
     // close() ends idle keep-alive connections at once; busy ones are left to drainServer.
     forceCloseConnections: 'idle',
     http: { headersTimeout: d.headTimeoutMs, connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(d.headTimeoutMs / 4))) },
