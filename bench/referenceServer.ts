@@ -1,7 +1,7 @@
 /**
  * Reference servers for the HTTP benchmark: what this machine gives POST /order before the engine does any
  * of its own work, measured with the same load generator and the same pre-signed orders.
- *   http       the engine's lean HTTP front answering every POST /order with a fixed 201: no work at all;
+ *   http       bare node:http answering every POST /order with a fixed 201: no work at all;
  *   verify     + the L2 HMAC (native), JSON parsing, the EIP-712 digest and the signature (worker thread,
  *              batch-verified once the signer is known): the checks no order can skip;
  *   durable    + one row per order in SQLite (WAL, synchronous=FULL), one transaction per event-loop turn,
@@ -16,10 +16,9 @@
  * As a process: `tsx bench/referenceServer.ts <stage> <dataDir>` prints {"port":N} and serves until SIGTERM.
  */
 import { createHmac } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { createLeanServer } from '../engine/http/leanServer.js';
 import { base64Decode } from '../engine/protocol/hmac.js';
 import type { Address } from '../engine/protocol/eip712.js';
 import { hmacSha256Base64Url } from '../engine/services/crypto/hmacSha256.js';
@@ -146,47 +145,30 @@ export interface ReferenceServer {
 }
 
 export async function startReferenceServer(stage: ReferenceStage, dataDir: string): Promise<ReferenceServer> {
-  let server: Server | ReturnType<typeof createLeanServer>['server'];
-  let closeServer: () => Promise<void>;
-  if (stage === 'prototype') {
-    const pipeline = new OrderPipeline(stage, dataDir, (key, message) => createHmac('sha256', key).update(message).digest('base64url'));
-    const http = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        void pipeline.handle(req.method ?? '', req.url ?? '', req.headers, Buffer.concat(chunks).toString('utf8')).then((r) => {
-          res.writeHead(r.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(r.body) });
-          res.end(r.body);
-        });
+  const hmac = stage === 'prototype' ? (key: Uint8Array, message: string) => createHmac('sha256', key).update(message).digest('base64url') : hmacSha256Base64Url;
+  const pipeline = new OrderPipeline(stage, dataDir, hmac);
+  // Bare node:http, as the engine's server is underneath fastify: the same parser, sockets and keep-alive.
+  const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void pipeline.handle(req.method ?? '', req.url ?? '', req.headers, Buffer.concat(chunks).toString('utf8')).then((r) => {
+        res.writeHead(r.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(r.body) });
+        res.end(r.body);
       });
     });
-    server = http;
-    closeServer = async () => {
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-      await pipeline.close();
-    };
-  } else {
-    const pipeline = new OrderPipeline(stage, dataDir, hmacSha256Base64Url);
-    const fallback = createServer((_req, res) => {
-      res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: 'reference servers answer POST /order only' }));
-    });
-    const lean = createLeanServer({
-      fallback,
-      bodyLimit: 1 << 20,
-      route: () => (req) => pipeline.handle(req.method, req.path, req.headers, req.body),
-    });
-    server = lean.server;
-    closeServer = async () => {
-      await lean.close();
-      await pipeline.close();
-    };
-  }
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('reference server has no TCP port');
-  return { port: address.port, close: closeServer };
+  return {
+    port: address.port,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await pipeline.close();
+    },
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

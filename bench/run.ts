@@ -26,7 +26,7 @@ const row = (what: string, figure: string, target: string, ok: boolean) => rows.
 const fastest = <T>(xs: T[], perSecond: (x: T) => number): T => xs.reduce((a, b) => (perSecond(b) > perSecond(a) ? b : a));
 
 const REFERENCE_LABELS: Record<ReferenceStage, string> = {
-  http: 'lean HTTP front, fixed 201, no work',
+  http: 'bare node:http, fixed 201, no work',
   verify: '+ L2 HMAC, JSON, digest, signature (nothing stored)',
   durable: '+ one durable row per order (least before a 201)',
   prototype: "the issue's prototype (node:http, createHmac, recovery, one row)",
@@ -102,15 +102,23 @@ async function main(): Promise<void> {
       const share = (100 * best.acceptedPerSecond) / twoCoreCeiling;
       row('  share of the two-core recovery ceiling', `${fmt(share, 1)} %`, '≥ 45 %', share >= 45);
     }
+    // What the machine itself allows, beside the engine's figure: the least work an order needs, under the same load.
+    const references = await referencePipelines();
     for (const r of sweep) {
-      rows.push([`  ${r.connections} connections: median of rounds`, `${fmt(r.acceptedPerSecond)} accepted/s (${fmt(r.accepted)}/${fmt(r.orders)} in ${fmt(r.seconds, 2)} s)`, '', '']);
-      rows.push(['    latency p50 / p99', `${fmt(r.p50Ms, 2)} / ${fmt(r.p99Ms, 2)} ms`, '', '']);
+      // The bare node:http server (fixed 201, no work) at the same connection count: the HTTP floor under this load.
+      const bare = references.find((x) => x.stage === 'http' && x.connections === r.connections)?.median;
+      rows.push([
+        `  ${r.connections} connections: median of rounds`,
+        `${fmt(r.acceptedPerSecond)} accepted/s (${fmt(r.accepted)}/${fmt(r.orders)} in ${fmt(r.seconds, 2)} s)`,
+        bare ? `bare node:http: ${fmt(bare.acceptedPerSecond)}/s` : '',
+        '',
+      ]);
+      rows.push(['    latency p50 / p99', `${fmt(r.p50Ms, 2)} / ${fmt(r.p99Ms, 2)} ms`, bare ? `bare node:http: ${fmt(bare.p50Ms, 2)} / ${fmt(bare.p99Ms, 2)} ms` : '', '']);
       rows.push(['    rounds', r.rounds.map((x) => fmt(x.acceptedPerSecond)).join(' / ') + ' accepted/s', '', '']);
       rows.push(['    CPU per order: engine / load generator', `${fmt(r.engineCpuUsPerOrder)} / ${fmt(r.loadGeneratorCpuUsPerOrder)} µs`, '', '']);
       rows.push(['    signatures batch-verified', `${fmt(r.pipeline.batchVerifiedPercent, 1)} %`, '', '']);
     }
-    // What the machine itself allows, beside the engine's figure: the least work an order needs, under the same load.
-    referenceRows(await referencePipelines(), twoCoreCeiling);
+    referenceRows(references, twoCoreCeiling);
     row('batch lookup of 500 ids (p50, HTTP)', `${fmt(h.lookup500.p50Ms, 2)} ms (p99 ${fmt(h.lookup500.p99Ms, 2)})`, '< 25 ms', h.lookup500.p50Ms < 25);
     row(
       `GET /book at ${h.book1000Levels.levels} levels (p50, HTTP)`,

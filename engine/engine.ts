@@ -3,11 +3,10 @@ import { join } from 'node:path';
 import type { ChainHandle } from './chain/chainHandle.js';
 import { startChain } from './chain/startChain.js';
 import { DEFAULT_RUN_SEED, resolveConfig, type EngineConfig } from './config.js';
-import { BODY_LIMIT, buildApp } from './http/app.js';
-import { createLeanServer, type LeanServer } from './http/leanServer.js';
-import { applyRequestDeadlines, BODY_TIMEOUT_MS, HEAD_TIMEOUT_MS, type RequestDeadlines } from './http/requestDeadlines.js';
-import { ConnectionTracker } from './http/connectionTracker.js';
-import { leanOrderRouter } from './http/routes/leanOrderRoutes.js';
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { buildApp } from './http/app.js';
+import { closeWithGrace, type ServerLimits } from './http/serverLimits.js';
 import { DATA_PREFIX, RELAYER_PREFIX } from './http/routes/index.js';
 import { AuthService } from './services/auth/authService.js';
 import { BuilderAuth } from './services/auth/builderAuth.js';
@@ -61,14 +60,13 @@ export interface Engine {
   close(): Promise<void>;
 }
 
-export interface CreateEngineOptions {
+/** `requestDeadlines` and `maxConnections` (ServerLimits) bound every connection; tests shorten them. */
+export interface CreateEngineOptions extends ServerLimits {
   /** Exchange clock (real mode; a fast or stepped run takes it when it is a SteppedClock). */
   clock?: Clock;
   /** Wall clock of a fast or stepped run (default: the system clock; in real mode, `clock`). */
   wallClock?: Clock;
   logger?: boolean;
-  /** Head and body deadlines of both HTTP paths (default 10 s and 30 s); tests shorten them. */
-  requestDeadlines?: RequestDeadlines;
 }
 
 /**
@@ -136,34 +134,21 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     throw e;
   }
 
-  const app = await buildApp(ctx, { logger: opts.logger ?? false });
+  const app = await buildApp(ctx, { logger: opts.logger ?? false, requestDeadlines: opts.requestDeadlines, maxConnections: opts.maxConnections });
   const liveData = new LiveDataService(ctx, ctx.streams);
   const streamRoutes = attachStreamRoutes(app.server, ctx.streams, app.requestGuard, liveData);
   let closed = false;
-  let lean: LeanServer | undefined;
-  let tracker: ConnectionTracker | undefined;
 
   return {
     ctx,
     app,
     liveData,
     async listen() {
-      // The lean front listens; fastify's server (not listening itself) takes every connection it hands over.
-      await app.ready();
-      const deadlines = opts.requestDeadlines ?? { headTimeoutMs: HEAD_TIMEOUT_MS, bodyTimeoutMs: BODY_TIMEOUT_MS };
-      // fastify's server is fed sockets, never listens: give it the lean front's deadlines explicitly.
-      applyRequestDeadlines(app.server, deadlines);
-      const front = createLeanServer({ fallback: app.server, route: leanOrderRouter(ctx, app.requestGuard), bodyLimit: BODY_LIMIT, ...deadlines });
-      await new Promise<void>((resolve, reject) => {
-        front.server.once('error', reject);
-        front.server.listen(config.port, config.host, () => {
-          front.server.off('error', reject);
-          resolve();
-        });
-      });
-      lean = front;
-      tracker = new ConnectionTracker(front.server, app.server);
-      const addr = front.server.address();
+      // One listener, as node's own listen(host) binds: fastify would bind every address of a name
+      // (localhost: 127.0.0.1 and ::1), and the extra listeners would lack the connection cap.
+      const host = isIP(config.host) ? config.host : (await lookup(config.host)).address;
+      await app.listen({ port: config.port, host });
+      const addr = app.server.address();
       const port = typeof addr === 'object' && addr ? addr.port : config.port;
       app.requestGuard.listening(port);
       const base = `http://${config.host}:${port}`;
@@ -194,9 +179,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
       streamRoutes.close();
       // In-flight requests are answered (their writes are durable first), idle keep-alive connections
       // close now, and whatever is left goes after a short grace: no client can hold the exit.
-      const closing = Promise.all([lean?.close(), app.close()]);
-      await tracker?.close((s) => lean?.busy(s) ?? false);
-      await closing;
+      await closeWithGrace(app);
       await ctx.chain.stop();
       ctx.orders.close();
       writes.close();

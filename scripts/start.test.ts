@@ -1,6 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromiumCommand, electronBinary, redactedReadyLine, terminalUrl } from './start.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
 
 test('the terminal URL is the engine trading URL plus /app/', () => {
   assert.equal(terminalUrl('http://127.0.0.1:17317'), 'http://127.0.0.1:17317/app/');
@@ -31,10 +36,17 @@ test('a missing Chromium binary means no window', () => {
   assert.equal(chromiumCommand('http://x/app/', '/data', { DISPLAY: ':0' }, '/nonexistent/chromium'), undefined);
 });
 
-test('electron is reported absent when its package or binary is not installed', () => {
-  // In this environment the optional dependency failed to install; the probe must not throw.
-  const bin = electronBinary();
-  assert.ok(bin === undefined || typeof bin === 'string');
+test('electron is reported absent when its package or binary is not installed, and its path when it is', () => {
+  // The package missing, or installed without its download (index.js throws reading path.txt).
+  assert.equal(electronBinary(() => { throw new Error("Cannot find module 'electron'"); }), undefined);
+  assert.equal(electronBinary(() => { throw new Error('Electron failed to install correctly, please delete node_modules/electron and try installing again'); }), undefined);
+  // path.txt naming a binary that is not there.
+  assert.equal(electronBinary(() => '/nonexistent/electron/dist/electron'), undefined);
+  assert.equal(electronBinary(() => process.execPath), process.execPath);
+  // The real probe: the binary named by the package's path.txt when it is on disk, else nothing (here: no download).
+  const pkg = join(root, 'node_modules', 'electron');
+  const named = existsSync(join(pkg, 'path.txt')) ? join(pkg, 'dist', readFileSync(join(pkg, 'path.txt'), 'utf8')) : undefined;
+  assert.equal(electronBinary(), named !== undefined && existsSync(named) ? named : undefined);
 });
 
 test('npm start prints the ready line without the operator token, saying where it is kept', () => {

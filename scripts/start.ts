@@ -21,12 +21,14 @@ export function terminalUrl(trading: string): string {
   return `${trading}/app/`;
 }
 
-/** The Electron binary's path when the optional `electron` package and its download are present. */
-export function electronBinary(): string | undefined {
+/**
+ * The Electron binary's path when the optional `electron` package and its download are present.
+ * `load` stands for `require('electron')`: resolving the package runs its index.js, which reads
+ * path.txt and throws when the binary was never downloaded.
+ */
+export function electronBinary(load: () => unknown = () => createRequire(import.meta.url)('electron')): string | undefined {
   try {
-    const require = createRequire(import.meta.url);
-    // Resolving the package runs its index.js, which reads path.txt and throws when the binary was never downloaded.
-    const bin = require('electron') as unknown;
+    const bin = load();
     return typeof bin === 'string' && existsSync(bin) ? bin : undefined;
   } catch {
     return undefined;

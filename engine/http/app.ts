@@ -5,7 +5,7 @@ import type { EngineContext } from './engineContext.js';
 import { registerRoutes } from './routes/index.js';
 import { RequestGuard } from './requestGuard.js';
 import { attachClockGuard } from './clockGuard.js';
-import { clientErrorHandler } from './requestDeadlines.js';
+import { capConnections, serverLimitOptions, type ServerLimits } from './serverLimits.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 const BLANK = /^\s*$/;
@@ -16,25 +16,27 @@ declare module 'fastify' {
     rawBody: string;
   }
   interface FastifyInstance {
-    /** Host and Origin checks, shared with the lean front and the WebSocket upgrades (engine.ts). */
+    /** Host and Origin checks, shared by every route and the WebSocket upgrades (streamRoutes.ts). */
     requestGuard: RequestGuard;
   }
 }
 
 /**
- * Builds the HTTP app without listening (tests use `inject`). Routes are thin: they validate with the
- * protocol schemas, call a service and send what it returns. Errors are rendered here and only here.
+ * Builds the HTTP app without listening (tests use `inject`; engine.ts listens). Routes are thin: they
+ * validate with the protocol schemas, call a service and send what it returns. Errors are rendered here
+ * and only here. Deadlines, the connection cap and keep-alive come from the server options
+ * (serverLimits.ts).
  */
-export async function buildApp(ctx: EngineContext, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
+export async function buildApp(ctx: EngineContext, opts: { logger?: boolean } & ServerLimits = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: BODY_LIMIT,
     // Public clients send Content-Type: application/json on bodiless GET/DELETE; treat them as bodiless.
     return503OnClosing: true,
     ajv: { customOptions: AJV_CUSTOM_OPTIONS },
-    // A request past its deadline (requestDeadlines.ts) gets the same 408 as on the lean front.
-    clientErrorHandler,
+    ...serverLimitOptions(opts),
   });
+  capConnections(app.server, opts);
 
   app.setValidatorCompiler(routeValidatorCompiler() as Parameters<typeof app.setValidatorCompiler>[0]);
   app.decorateRequest('rawBody', '');
@@ -65,14 +67,15 @@ export async function buildApp(ctx: EngineContext, opts: { logger?: boolean } = 
   const guard = new RequestGuard(ctx.config);
   app.decorate('requestGuard', guard);
   app.addHook('onRequest', (req, _reply, done) => done(guard.check(req.headers)));
-  app.addHook('onRequest', ctx.rateLimiter.hook);
+  // Off (--no-rate-limits, the benchmark): no hook at all, so the hot path does not pay a promise per request for it.
+  if (ctx.config.rateLimits) app.addHook('onRequest', ctx.rateLimiter.hook);
   attachClockGuard(app, ctx);
   app.addHook('preClose', async () => ctx.rateLimiter.stop());
   await registerRoutes(app, ctx);
   return app;
 }
 
-/** A request body as JSON: undefined when blank, ApiError invalid_json when malformed (every route, lean path included). */
+/** A request body as JSON: undefined when blank, ApiError invalid_json when malformed (every route). */
 export function parseJsonBody(text: string): unknown {
   // A regex stops at the first non-blank character; trim() would copy every body.
   if (BLANK.test(text)) return undefined;
@@ -92,7 +95,7 @@ function shortJsonError(text: string): string {
   }
 }
 
-/** The answer to a thrown ApiError, or the 500 of anything else: every route and the lean path render errors with it. */
+/** The answer to a thrown ApiError, or the 500 of anything else: every route renders errors with it. */
 export function errorReply(err: unknown): { status: number; body: object; headers?: Record<string, string> } {
   if (isApiError(err)) return { status: err.status, body: err.toBody(), ...(err.headers ? { headers: err.headers } : {}) };
   return { status: 500, body: { error: 'internal_error', message: ERRORS.internal_error.message } };

@@ -37,15 +37,15 @@ export type BodyValidator = ((data: unknown) => boolean) & { errors?: SchemaErro
 
 /**
  * Compiles a body schema exactly as fastify compiles route schemas (same compiler, same options, same
- * formats), for the lean HTTP path: a body it accepts or refuses is accepted or refused the same way
- * as through the fastify route.
+ * formats), outside a route: a body it accepts or refuses is accepted or refused the same way by the
+ * route (the every-field test checks its base bodies with it).
  */
 export function compileBodyValidator(schema: TSchema): BodyValidator {
   const build = AjvCompiler()({}, { customOptions: AJV_BODY_OPTIONS });
   return build({ schema, method: 'POST', url: '', httpPart: 'body' }) as unknown as BodyValidator;
 }
 
-/** The 400 body for a schema violation (the first error), the same for fastify routes and the lean path. */
+/** The 400 body for a schema violation (the first error), for every route. */
 export function validationErrorBody(first: SchemaError | undefined, where: string): { error: string; message: string; details: { field: string; in: string; problem: string } } {
   const path = (first?.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
   const missing = first?.keyword === 'required' ? String((first.params as { missingProperty?: string }).missingProperty ?? '') : '';

@@ -33,7 +33,7 @@ describe('only this machine and the terminal served by this engine may talk to i
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('a request naming another host (DNS rebinding) is 421, on fastify routes and on the lean POST /order', async () => {
+  it('a request naming another host (DNS rebinding) is 421, on GET routes and on POST /order', async () => {
     const get = await send(port, 'GET', '/markets', { host: `evil.example:${port}` });
     assert.equal(get.status, 421);
     assert.equal(get.json.error, 'misdirected_host');

@@ -11,9 +11,9 @@ import { CLOSE, MAX_MESSAGE_BYTES, type StreamConnection, type StreamLimits, typ
 export const WS_PREFIX = '/ws';
 
 /**
- * The stream endpoints `/ws/market`, `/ws/user` and `/ws/live-data` on the engine's own listener. Upgrade requests
- * reach fastify's node server (the lean front hands it every connection it does not answer itself),
- * so the one upgrade handler is here; anything else asking to upgrade gets a 404.
+ * The stream endpoints `/ws/market`, `/ws/user` and `/ws/live-data` on the engine's one listener (fastify's
+ * node server): the one upgrade handler is here, behind the same Host/Origin guard as every route; anything
+ * else asking to upgrade gets a 404. Upgraded connections count against the server's connection cap.
  */
 export function attachStreamRoutes(server: HttpServer, streams: StreamService, guard?: RequestGuard, liveData?: LiveDataService): { close(): void } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });

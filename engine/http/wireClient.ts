@@ -2,7 +2,7 @@ import { connect, type Socket } from 'node:net';
 
 /**
  * A raw HTTP/1.1 connection for tests of the HTTP front: writes exact bytes, reads Content-Length
- * responses (what the lean path and fastify send), so tests control pipelining, splitting and headers.
+ * responses (what the engine's server sends), so tests control pipelining, splitting and headers.
  */
 export class Wire {
   private data = '';

@@ -18,9 +18,8 @@ import { RELAYER_PREFIX } from './index.js';
  * Every route with a JSON body schema, found in the OpenAPI document the engine generates from its route
  * table (so a route added later is covered without touching this file), has every typed field of its body
  * (nested objects and array items too) replaced by each JSON type its schema does not allow. Each such
- * body must be a 400 that names the field, through fastify and through the real listener (the lean front,
- * which serves POST /order itself and hands every other route to fastify). Coercion, a 500 or an
- * acceptance fails the test.
+ * body must be a 400 that names the field, through fastify's inject and over a real TCP connection to
+ * the listening engine. Coercion, a 500 or an acceptance fails the test.
  */
 
 const [alice] = accounts as [PrivateKeyAccount];

@@ -56,7 +56,7 @@ describe('request bodies are never coerced: a wrong JSON type is a 400 naming th
     ...createL2Headers(creds, alice.address, { method, path, body: payload, timestamp: nowSec() }),
   });
 
-  /** POST /order through fastify (inject) and through the lean front (a fresh TCP connection): both must refuse. */
+  /** POST /order through fastify's inject and over a fresh TCP connection to the listener: both must refuse. */
   async function postOrderBothWays(body: unknown): Promise<{ status: number; message: string }[]> {
     const payload = JSON.stringify(body);
     const viaFastify = await engine.app.inject({ method: 'POST', url: '/order', headers: l2('POST', '/order', payload), payload });
@@ -66,10 +66,10 @@ describe('request bodies are never coerced: a wrong JSON type is a 400 naming th
       for (const [k, v] of Object.entries(l2('POST', '/order', payload))) head += `${k}: ${v}\r\n`;
       w.write(`${head}content-length: ${Buffer.byteLength(payload)}\r\n\r\n${payload}`);
       const [r] = await w.responses(1);
-      const lean = JSON.parse(Buffer.from(r!.body, 'latin1').toString('utf8')) as { message: string };
+      const wired = JSON.parse(Buffer.from(r!.body, 'latin1').toString('utf8')) as { message: string };
       return [
         { status: viaFastify.statusCode, message: String(viaFastify.json().message) },
-        { status: r!.status, message: String(lean.message) },
+        { status: r!.status, message: String(wired.message) },
       ];
     } finally {
       w.close();
