@@ -48,7 +48,7 @@ test('npm start opens the browser without the bootstrap code on its command line
     assert.doesNotMatch(argv, /bootstrap/, 'no code on the command line');
     const app = /^--app=(.*)$/m.exec(argv)?.[1];
     assert.ok(app?.startsWith('file://'), argv);
-    const launcher = fileURLToPath(app);
+    const launcher = fileURLToPath(app!);
     assert.equal(statSync(launcher).mode & 0o777, 0o600);
     const code = /#bootstrap=([A-Za-z0-9_-]+)/.exec(readFileSync(launcher, 'utf8'))?.[1];
     assert.ok(code);

@@ -75,7 +75,8 @@ describe('startChain with a local anvil', () => {
   it('deploys every contract at its predicted address on a fresh data directory', async () => {
     const client = chain.publicClient;
     assert.equal(chain.enabled, true);
-    assert.match(chain.rpcUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+    // The engine's private way in: the IPC bridge's secret path on 127.0.0.1, or a random loopback address without namespaces.
+    assert.match(chain.rpcUrl, /^http:\/\/127\.\d+\.\d+\.\d+:\d+(\/[A-Za-z0-9_-]{32})?$/);
     assert.equal(await client.getChainId(), config.chainId);
     assert.deepEqual(chain.deployment, predictContractAddresses(chain.operatorAddress));
     assert.deepEqual(chain.lastDeployment?.deployed.map((d) => d.name), [...DEPLOYMENT_ORDER]);
