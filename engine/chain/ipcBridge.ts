@@ -1,5 +1,5 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 
 /** Largest JSON-RPC body forwarded (contract deployments are the big ones; far below this). */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -57,6 +57,8 @@ export async function startIpcBridge(ipcPath: string, port: number, secret: stri
     url: `http://${host}/${secret}`,
     close: () =>
       new Promise<void>((resolve) => {
+        for (const sock of idle.get(ipcPath) ?? []) sock.destroy();
+        idle.delete(ipcPath);
         server.close(() => resolve());
         server.closeAllConnections();
       }),
@@ -94,40 +96,72 @@ function expectsAnswer(body: Buffer): boolean {
 }
 
 /**
- * One request over its own IPC connection: anvil answers each payload with one JSON line (a batch as
- * one array), in its own order across payloads, so one payload per connection keeps answers paired.
+ * One payload at a time per IPC connection: anvil answers each payload with one JSON line (a batch as
+ * one array), in its own order across payloads, so a connection carries one payload until its answer
+ * is in. Idle connections are kept for the next call (a connect per call cost ~1 ms more per call).
  */
+const idle = new Map<string, Socket[]>();
+const MAX_IDLE = 8;
+
 function ipcCall(ipcPath: string, body: Buffer): Promise<string | undefined> {
   const answered = expectsAnswer(body);
   return new Promise((resolve, reject) => {
-    const sock = connect(ipcPath);
+    const pool = idle.get(ipcPath) ?? [];
+    idle.set(ipcPath, pool);
+    let sock = pool.pop();
+    while (sock && (sock.destroyed || !sock.writable)) sock = pool.pop();
+    const fresh = !sock;
+    const s = sock ?? connect(ipcPath);
+    // An idle pooled connection may still fail (anvil stopped): that must not be an unhandled error.
+    if (fresh) s.on('error', () => undefined);
     const chunks: Buffer[] = [];
+    const cleanup = () => {
+      clearTimeout(timer);
+      s.off('data', onData);
+      s.off('error', onError);
+      s.off('close', onClose);
+    };
     const timer = setTimeout(() => {
-      sock.destroy();
+      cleanup();
+      s.destroy();
       reject(new Error(`no answer within ${ANSWER_TIMEOUT_MS} ms`));
     }, ANSWER_TIMEOUT_MS);
     timer.unref();
-    const done = (answer: string | undefined) => {
-      clearTimeout(timer);
-      sock.destroy();
-      resolve(answer);
-    };
-    sock.on('error', (e) => {
-      clearTimeout(timer);
+    const onError = (e: Error) => {
+      cleanup();
+      s.destroy();
       reject(e);
-    });
-    sock.on('connect', () => {
-      sock.write(body);
-      if (!answered) sock.end(() => done(undefined));
-    });
-    sock.on('data', (c: Buffer) => {
+    };
+    const onClose = () => onError(new Error('the chain node closed the connection'));
+    const onData = (c: Buffer) => {
       const nl = c.indexOf(0x0a);
       if (nl < 0) {
         chunks.push(c);
         return;
       }
       chunks.push(c.subarray(0, nl));
-      done(Buffer.concat(chunks).toString('utf8'));
-    });
+      cleanup();
+      // Anything after the answer's line would belong to no one: such a connection is not reused.
+      if (nl === c.length - 1 && pool.length < MAX_IDLE) {
+        s.unref();
+        pool.push(s);
+      } else s.destroy();
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    s.on('error', onError);
+    s.on('close', onClose);
+    s.on('data', onData);
+    s.ref();
+    const send = () => {
+      if (answered) {
+        s.write(body);
+        return;
+      }
+      cleanup();
+      s.end(body, () => s.destroy());
+      resolve(undefined);
+    };
+    if (fresh) s.once('connect', send);
+    else send();
   });
 }
