@@ -52,6 +52,12 @@ describe('startChain without a chain', () => {
     await assert.rejects(chain.ready(), (e: unknown) => e instanceof ApiError && e.code === 'wallet_transport_error' && e.status === 502);
     await chain.stop();
   });
+
+  it("never shows a chain URL's path (the engine's secret way into its own anvil) in an error an HTTP client gets", async () => {
+    const chain = await startChain(resolveConfig({ dataDir: '/nonexistent', chain: { rpcUrl: 'http://127.0.0.1:9/s3cretPathOfTheBridge0123456789abcd' } }), secrets());
+    await assert.rejects(chain.ready(), (e: unknown) => e instanceof ApiError && !e.message.includes('s3cret') && e.message.includes('http://127.0.0.1:9/…'));
+    await chain.stop();
+  });
 });
 
 describe('startChain with a local anvil', () => {
