@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { pickPort } from '../electron/stablePort.js';
+import { BOOTSTRAP_TTL_MS } from '../engine/services/operatorAccess/operatorBootstrap.js';
 import { findBrowser } from './findBrowser.mjs';
+import { writeLauncher } from './launcherFile.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -119,7 +121,11 @@ async function main(): Promise<void> {
 
   let browser: ChildProcess | undefined;
   let stopping = false;
-  const chromium = values['no-open'] ? undefined : chromiumCommand(`${url}#bootstrap=${engine.ctx.operatorBootstrap.issue()}`, dataDir);
+  // The one-time code reaches the window through a 0600 launcher file, never on its command line.
+  const launcher = values['no-open'] ? undefined : writeLauncher(dataDir, `${url}#bootstrap=${engine.ctx.operatorBootstrap.issue()}`);
+  if (launcher) setTimeout(() => launcher.remove(), BOOTSTRAP_TTL_MS).unref();
+  const chromium = launcher ? chromiumCommand(launcher.url, dataDir) : undefined;
+  if (!chromium) launcher?.remove();
   if (chromium) {
     if (chromium.asRoot) console.error('running as root: Chromium is started with --no-sandbox (run npm start as a normal user to keep its sandbox).');
     browser = spawn(chromium.cmd, chromium.args, { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -137,6 +143,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     console.error(`\n${signal}: shutting down`);
+    launcher?.remove();
     if (browser && browser.exitCode === null) browser.kill('SIGTERM');
     engine
       .close()

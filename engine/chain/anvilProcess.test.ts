@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { startAnvil } from './anvilProcess.js';
+import { netnsPrefix, startAnvil } from './anvilProcess.js';
 
 const mode = (p: string) => statSync(p).mode & 0o777;
 
@@ -51,6 +52,69 @@ describe('the local chain process', () => {
     assert.equal(mode(chainDir), 0o700);
     assert.ok(existsSync(opts.stateFile), 'anvil dumped its state on stop');
     assert.equal(mode(opts.stateFile), 0o600);
+  });
+
+  it('accepts a chain call from the engine only: no listening socket of anvil in this network namespace, and the way in refuses a rebinding Host, a browser Origin and any other path', async () => {
+    assert.ok(netnsPrefix(), 'this machine can make a private network namespace (root, or unprivileged user namespaces)');
+    const a = await startAnvil(opts);
+    try {
+      assert.equal(a.isolation, 'netns');
+      // Every TCP socket listening in our namespace, by inode, against the sockets anvil holds open.
+      const listening = new Set<string>();
+      for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+        for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+          const f = line.trim().split(/\s+/);
+          if (f[3] === '0A') listening.add(f[9]!);
+        }
+      }
+      const anvilSockets = readdirSync(`/proc/${a.pid}/fd`)
+        .map((fd) => {
+          try {
+            return /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${a.pid}/fd/${fd}`))?.[1];
+          } catch {
+            return undefined;
+          }
+        })
+        .filter((x): x is string => x !== undefined);
+      assert.ok(anvilSockets.length > 0, 'anvil holds its sockets');
+      assert.deepEqual(anvilSockets.filter((i) => listening.has(i)), [], 'none of them listens where this machine can reach it');
+
+      const url = new URL(a.rpcUrl);
+      const setBalance = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'anvil_setBalance', params: ['0x1111111111111111111111111111111111111111', '0xffff'] });
+      // node:http, not fetch: fetch drops a Host header it is given.
+      const post = (target: string, headers: Record<string, string>) =>
+        new Promise<{ status: number }>((resolve, reject) => {
+          const req = request(target, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+            res.resume();
+            resolve({ status: res.statusCode ?? 0 });
+          });
+          req.on('error', reject);
+          req.end(setBalance);
+        });
+      assert.equal((await post(a.rpcUrl, { host: `rebind.example:${url.port}` })).status, 421);
+      assert.equal((await post(a.rpcUrl, { origin: `http://rebind.example:${url.port}` })).status, 403);
+      assert.equal((await post(`${url.origin}/`, {})).status, 404, 'the path is a secret');
+      const balance = await (await fetch(a.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'eth_getBalance', params: ['0x1111111111111111111111111111111111111111', 'latest'] }) })).json();
+      assert.deepEqual(balance, { jsonrpc: '2.0', id: 2, result: '0x0' }, 'no refused call changed anything; the engine itself is answered');
+    } finally {
+      await a.stop();
+    }
+  });
+
+  it('without a namespace (SANDBOX_CHAIN_ISOLATION=off) listens on a random loopback address, not 127.0.0.1', async () => {
+    process.env.SANDBOX_CHAIN_ISOLATION = 'off';
+    try {
+      const a = await startAnvil(opts);
+      try {
+        assert.equal(a.isolation, 'loopback');
+        assert.match(a.rpcUrl, /^http:\/\/127\.\d+\.\d+\.\d+:\d+$/);
+        assert.doesNotMatch(a.rpcUrl, /^http:\/\/127\.0\.0\.1:/);
+      } finally {
+        await a.stop();
+      }
+    } finally {
+      delete process.env.SANDBOX_CHAIN_ISOLATION;
+    }
   });
 
   it('ignores a stored port that is not a port', async () => {

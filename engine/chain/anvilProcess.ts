@@ -1,13 +1,21 @@
 /**
  * The local chain as a child process: Foundry's anvil from the npm package @foundry-rs/anvil-linux-amd64,
- * bound to loopback on a free port, its state loaded from and dumped to a file in the data directory.
+ * its state loaded from and dumped to a file in the data directory.
+ *
+ * anvil checks no Host header and cannot turn its HTTP listener off, so a DNS-rebinding page could call
+ * its cheat methods on a loopback port (docs/api.md, "The chain"). Where the OS allows it, anvil runs in
+ * a network namespace of its own (`unshare -n`, or `unshare -rn` as a normal user): its HTTP port exists
+ * only there, and it answers on an IPC socket in the 0700 chain directory, which the engine reaches
+ * through a guarded loopback bridge (ipcBridge.ts). Elsewhere it listens on a random 127.x.y.z address.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomInt } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { unpackedPath } from '../unpackedPath.js';
+import { startIpcBridge, type IpcBridge } from './ipcBridge.js';
 
 export interface AnvilOptions {
   chainId: number;
@@ -30,6 +38,8 @@ export interface AnvilProcess {
   readonly rpcUrl: string;
   readonly port: number;
   readonly pid: number;
+  /** How anvil's own HTTP listener is kept from other processes (docs/api.md, "The chain"). */
+  readonly isolation: ChainIsolation;
   /** SIGTERM (anvil dumps its state), wait for exit, SIGKILL after `timeoutMs`. Idempotent. */
   stop(timeoutMs?: number): Promise<void>;
 }
@@ -40,6 +50,34 @@ export interface AnvilProcess {
  */
 export function anvilBinaryPath(pkg: string = createRequire(import.meta.url).resolve('@foundry-rs/anvil-linux-amd64/package.json')): string {
   return unpackedPath(join(dirname(pkg), 'bin', 'anvil'));
+}
+
+/**
+ * `netns`: anvil in a private network namespace, reached over IPC through the bridge (nothing else can
+ * reach its HTTP port). `loopback`: no namespace could be made here; anvil listens on a random
+ * 127.x.y.z address and port.
+ */
+export type ChainIsolation = 'netns' | 'loopback';
+
+let probed: string[] | null | undefined;
+
+/**
+ * The `unshare` prefix that gives a child a private network namespace here, or null: `-n` needs root
+ * (CAP_SYS_ADMIN), `-rn` an unprivileged user namespace (off on some distributions and containers).
+ * SANDBOX_CHAIN_ISOLATION=off skips it (tests of the fallback).
+ */
+export function netnsPrefix(env: NodeJS.ProcessEnv = process.env): string[] | null {
+  if (env.SANDBOX_CHAIN_ISOLATION === 'off') return null;
+  if (probed !== undefined) return probed;
+  probed = null;
+  for (const flags of ['-n', '-rn']) {
+    const r = spawnSync('unshare', [flags, '/bin/true'], { stdio: 'ignore', timeout: 5000 });
+    if (r.status === 0) {
+      probed = ['unshare', flags];
+      break;
+    }
+  }
+  return probed;
 }
 
 function freePort(): Promise<number> {
@@ -101,10 +139,28 @@ function spawnWatchdog(anvilPid: number): ChildProcess {
   return dog;
 }
 
+/** The bridge's secret path, kept in the 0700 chain directory so the engine's rpcUrl is stable across restarts. */
+function bridgeSecret(dir: string): string {
+  const file = join(dir, 'rpc-secret');
+  const stored = existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
+  if (/^[A-Za-z0-9_-]{32,}$/.test(stored)) return stored;
+  const secret = randomBytes(24).toString('base64url');
+  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  return secret;
+}
+
 async function spawnOnce(opts: AnvilOptions, port: number): Promise<AnvilProcess | { failed: string }> {
+  const dir = dirname(opts.stateFile);
+  const netns = netnsPrefix();
+  const ipcPath = join(dir, 'anvil.ipc');
+  if (netns) rmSync(ipcPath, { force: true });
+  // Isolated: the HTTP port lives in anvil's own namespace only (any port does). Else a random loopback address.
+  const host = netns ? '127.0.0.1' : `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
+  const httpPort = netns ? 8545 : port;
   const args = [
-    '--host', '127.0.0.1',
-    '--port', String(port),
+    '--host', host,
+    '--port', String(httpPort),
+    ...(netns ? ['--ipc', ipcPath] : []),
     '--chain-id', String(opts.chainId),
     '--state', opts.stateFile,
     '--state-interval', String(opts.stateIntervalSeconds ?? 5),
@@ -115,7 +171,10 @@ async function spawnOnce(opts: AnvilOptions, port: number): Promise<AnvilProcess
   ];
   // umask 077 so every state dump anvil writes is 0600 (the chain state holds the operator's keys' effects
   // and the users' wallets); `exec` keeps the pid ours to signal.
-  const child = spawn('/bin/sh', ['-c', 'umask 077 && exec "$0" "$@"', anvilBinaryPath(), ...args], { stdio: ['ignore', 'ignore', 'pipe'], detached: false });
+  const shell = ['/bin/sh', '-c', 'umask 077 && exec "$0" "$@"', anvilBinaryPath(), ...args];
+  // unshare execs the shell, which execs anvil: the pid stays the one to signal.
+  const [cmd, ...cmdArgs] = netns ? [...netns, ...shell] : shell;
+  const child = spawn(cmd!, cmdArgs, { stdio: ['ignore', 'ignore', 'pipe'], detached: false });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);
@@ -125,7 +184,17 @@ async function spawnOnce(opts: AnvilOptions, port: number): Promise<AnvilProcess
   liveChildren.add(child);
   installExitHook();
 
-  const rpcUrl = `http://127.0.0.1:${port}`;
+  let bridge: IpcBridge | undefined;
+  if (netns) {
+    try {
+      bridge = await startIpcBridge(ipcPath, port, bridgeSecret(dir));
+    } catch (e) {
+      child.kill('SIGKILL');
+      liveChildren.delete(child);
+      return { failed: `the chain bridge could not listen on 127.0.0.1:${port}: ${(e as Error).message}` };
+    }
+  }
+  const rpcUrl = bridge ? bridge.url : `http://${host}:${httpPort}`;
   const deadline = Date.now() + (opts.readyTimeoutMs ?? 15_000);
   let failure: string | null = null;
   spawnError.then((e) => (failure = `anvil could not be started: ${e.message}`), () => undefined);
@@ -144,6 +213,7 @@ async function spawnOnce(opts: AnvilOptions, port: number): Promise<AnvilProcess
   }
   if (failure) {
     liveChildren.delete(child);
+    await bridge?.close();
     return { failed: failure };
   }
 
@@ -154,8 +224,10 @@ async function spawnOnce(opts: AnvilOptions, port: number): Promise<AnvilProcess
     rpcUrl,
     port,
     pid,
+    isolation: netns ? 'netns' : 'loopback',
     stop(timeoutMs = 10_000) {
       stopping ??= (async () => {
+        await bridge?.close();
         if (watchdog.pid !== undefined && watchdog.exitCode === null) watchdog.kill('SIGKILL');
         if (!hasExited(child)) {
           child.kill('SIGTERM');

@@ -52,6 +52,12 @@ describe('startChain without a chain', () => {
     await assert.rejects(chain.ready(), (e: unknown) => e instanceof ApiError && e.code === 'wallet_transport_error' && e.status === 502);
     await chain.stop();
   });
+
+  it("never shows a chain URL's path (the engine's secret way into its own anvil) in an error an HTTP client gets", async () => {
+    const chain = await startChain(resolveConfig({ dataDir: '/nonexistent', chain: { rpcUrl: 'http://127.0.0.1:9/s3cretPathOfTheBridge0123456789abcd' } }), secrets());
+    await assert.rejects(chain.ready(), (e: unknown) => e instanceof ApiError && !e.message.includes('s3cret') && e.message.includes('http://127.0.0.1:9/…'));
+    await chain.stop();
+  });
 });
 
 describe('startChain with a local anvil', () => {
@@ -75,7 +81,8 @@ describe('startChain with a local anvil', () => {
   it('deploys every contract at its predicted address on a fresh data directory', async () => {
     const client = chain.publicClient;
     assert.equal(chain.enabled, true);
-    assert.match(chain.rpcUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+    // The engine's private way in: the IPC bridge's secret path on 127.0.0.1, or a random loopback address without namespaces.
+    assert.match(chain.rpcUrl, /^http:\/\/127\.\d+\.\d+\.\d+:\d+(\/[A-Za-z0-9_-]{32})?$/);
     assert.equal(await client.getChainId(), config.chainId);
     assert.deepEqual(chain.deployment, predictContractAddresses(chain.operatorAddress));
     assert.deepEqual(chain.lastDeployment?.deployed.map((d) => d.name), [...DEPLOYMENT_ORDER]);

@@ -60,6 +60,19 @@ function chainAccount(privateKey: Hex): PrivateKeyAccount {
   return privateKeyToAccount(privateKey, { nonceManager });
 }
 
+/**
+ * A chain URL as messages show it: its origin only. The path of the engine's way into its own anvil is
+ * the secret that keeps other processes out (ipcBridge.ts), and error messages reach HTTP clients.
+ */
+export function shownUrl(rpcUrl: string): string {
+  try {
+    const u = new URL(rpcUrl);
+    return u.pathname === '/' && !u.search ? u.origin : `${u.origin}/…`;
+  } catch {
+    return '(an invalid URL)';
+  }
+}
+
 function viemChain(chainId: number, rpcUrl: string): Chain {
   return defineChain({
     id: chainId,
@@ -166,7 +179,7 @@ export class ConnectedChain implements ChainHandle {
   private async doPrepare(): Promise<void> {
     const remoteId = await this.publicClient.getChainId();
     if (remoteId !== this.chainId) {
-      throw new ChainIdMismatchError(`the chain at ${this.rpcUrl} has chain id ${remoteId}, the engine is configured for ${this.chainId}`);
+      throw new ChainIdMismatchError(`the chain at ${shownUrl(this.rpcUrl)} has chain id ${remoteId}, the engine is configured for ${this.chainId}`);
     }
     await Promise.all([this.fund(this.operator.address), this.fund(this.relay.address)]);
     this.lastDeployment = await ensureDeployed({
@@ -215,7 +228,7 @@ export class ConnectedChain implements ChainHandle {
       await this.prepare();
     } catch (e) {
       const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
-      throw new ApiError('wallet_transport_error', `wallet_transport_error: the chain RPC at ${this.rpcUrl} is not usable (${why}). Retry when it is back.`);
+      throw new ApiError('wallet_transport_error', `wallet_transport_error: the chain RPC at ${shownUrl(this.rpcUrl)} is not usable (${why}). Retry when it is back.`);
     }
     return { publicClient: this.publicClient, operatorWallet: this.operatorWallet, relayWallet: this.relayWallet };
   }

@@ -160,7 +160,12 @@ test('the build is found at the project root both from the sources and from the 
   }
 });
 
-test("the CSP lets the wallet reach the chain's JSON-RPC origin and nothing else", () => {
-  assert.match(terminalCsp('http://127.0.0.1:8545/'), /connect-src 'self' http:\/\/127\.0\.0\.1:8545;/);
-  assert.match(terminalCsp(null), /connect-src 'self';/);
+test("the CSP names no chain node: connect-src is 'self' only, even when the engine runs a chain", async () => {
+  const dist = makeDist();
+  const app = Fastify();
+  const ctx = { config: resolveConfig({ dataDir: dist }), chain: { enabled: true, rpcUrl: 'http://127.0.0.1:8545/' } } as unknown as EngineContext;
+  await rendererRoutes(app, ctx, { distDir: dist });
+  const r = await app.inject({ method: 'GET', url: '/app/' });
+  assert.match(String(r.headers['content-security-policy']), /connect-src 'self';/);
+  assert.match(terminalCsp(), /connect-src 'self';/);
 });

@@ -56,21 +56,15 @@ const CONTENT_TYPES: Record<string, string> = {
  * ticket). Styles allow inline because the toast and dialog libraries inject <style> elements; scripts
  * do not (Vite's build has no inline script).
  */
-export function terminalCsp(rpcUrl: string | null = null): string {
-  // The wallet (wagmi) reads the chain at GET /config's rpcUrl, which may be another port: allow exactly its origin.
-  let rpcOrigin = '';
-  try {
-    if (rpcUrl) rpcOrigin = ' ' + new URL(rpcUrl).origin;
-  } catch {
-    rpcOrigin = '';
-  }
+export function terminalCsp(): string {
+  // The wallet (wagmi) reads the chain at GET /config's rpcUrl, the engine's own guarded /rpc: 'self'.
   return [
     "default-src 'self'",
     "script-src 'self' 'wasm-unsafe-eval'",
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
-    `connect-src 'self'${rpcOrigin}`,
+    "connect-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
@@ -108,7 +102,7 @@ export async function rendererRoutes(app: FastifyInstance, ctx: EngineContext, o
       .header('content-type', contentTypeOf(path))
       .header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
       .header('x-content-type-options', 'nosniff')
-      .header('content-security-policy', terminalCsp(ctx.chain?.rpcUrl ?? null))
+      .header('content-security-policy', terminalCsp())
       .header('x-frame-options', 'DENY')
       .header('referrer-policy', 'no-referrer');
     await reply.send(body);

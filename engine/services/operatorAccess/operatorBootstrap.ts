@@ -7,8 +7,9 @@ export const BOOTSTRAP_TTL_MS = 60_000;
 /**
  * Hands the operator token to the terminal window that `npm start` opens without putting the token on
  * a command line (any local user can read /proc/<pid>/cmdline) or in a log. The launcher puts a
- * one-time code in the URL fragment instead; the page trades it once for the token. A code is dead
- * after its first use or after BOOTSTRAP_TTL_MS, so what argv shows is worthless moments later.
+ * one-time code in the URL fragment instead (inside a 0600 launcher page, so not on argv either:
+ * scripts/launcherFile.ts); the page trades it once for the token. A code is dead after its first use
+ * or after BOOTSTRAP_TTL_MS.
  */
 export class OperatorBootstrap {
   private readonly codes = new Map<string, number>();
