@@ -62,6 +62,8 @@ export function App() {
         <PaperBanner />
       </div>
       <Onboarding />
+      {/* First in the DOM after the bars (the grid places it on the right): the ticket comes early in the tab order. */}
+      <SideColumn />
       <MarketsPanel />
       <Group orientation="vertical" className="main-split" data-testid="main-split" defaultLayout={split.defaultLayout} onLayoutChanged={split.onLayoutChanged}>
       <Panel id="center" minSize="30%" defaultSize="68%">
@@ -100,7 +102,6 @@ export function App() {
       </section>
       </Panel>
       </Group>
-      <SideColumn />
       <StatusBar />
       <ShortcutHelp />
       <CommandPalette />

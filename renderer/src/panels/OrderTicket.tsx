@@ -48,6 +48,7 @@ export function OrderTicket() {
   const setConfirmOrders = useUi((s) => s.setConfirmOrders);
   const sending = useRef(false);
   const priceRef = useRef<HTMLInputElement>(null);
+  const submitRef = useRef<HTMLButtonElement>(null);
   const { data: book } = useBook(tokenId);
   const balance = useBalance(session.trader);
   const ladder = useMemo(() => (book ? bookLadder(book, 1) : undefined), [book]);
@@ -172,6 +173,16 @@ export function OrderTicket() {
       void qc.invalidateQueries({ queryKey: ['positions'] });
     },
   });
+
+  // Focus comes back to the ticket's button once an order is sent (the button was disabled while signing,
+  // which drops the focus), unless the trader has moved it elsewhere meanwhile.
+  const pending = place.isPending;
+  const wasPending = useRef(false);
+  useEffect(() => {
+    const settled = wasPending.current && !pending;
+    wasPending.current = pending;
+    if (settled && (document.activeElement === null || document.activeElement === document.body)) submitRef.current?.focus();
+  }, [pending]);
 
   // "Engine unreachable" is over once the engine answers again (issue 23, item 8).
   useEngineBack(() => {
@@ -357,7 +368,7 @@ export function OrderTicket() {
             <dd className="mono" data-testid="ticket-taker-amount">{amounts ? `${amounts.takerAmount} (${baseUnitsToDisplay(amounts.takerAmount, 4)})` : '—'}</dd>
           </div>
         </dl>
-        <button type="submit" className={`submit ${side === 'BUY' ? 'buy' : 'sell'}`} disabled={!canSubmit} data-testid="ticket-submit">
+        <button type="submit" ref={submitRef} className={`submit ${side === 'BUY' ? 'buy' : 'sell'}`} disabled={!canSubmit} data-testid="ticket-submit">
           {place.isPending ? 'Signing…' : `${side === 'BUY' ? 'Buy' : 'Sell'} ${outcomeName} ${orderType}`}
         </button>
         {reason ? <div className="hint" data-testid="ticket-blocker">{reason}</div> : null}
@@ -370,7 +381,15 @@ export function OrderTicket() {
       <Dialog.Root open={confirming} onOpenChange={setConfirming}>
         <Dialog.Portal>
           <Dialog.Overlay className="dialog-overlay" />
-          <Dialog.Content className="dialog" data-testid="order-confirm-dialog">
+          <Dialog.Content
+            className="dialog"
+            data-testid="order-confirm-dialog"
+            // No trigger element: without this, closing would leave the focus on the page's body.
+            onCloseAutoFocus={(e) => {
+              e.preventDefault();
+              submitRef.current?.focus();
+            }}
+          >
             <Dialog.Title>
               {side === 'BUY' ? 'Buy' : 'Sell'} {fixedDecimals(eSize, 2)} {outcomeName} @ {ePrice} ({orderType})
             </Dialog.Title>
