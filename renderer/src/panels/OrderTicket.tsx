@@ -22,10 +22,10 @@ import { isTyping } from './MarketsPanel.js';
 import type { OrderRecord, PlacementResult } from '../api/types.js';
 
 const TYPES: { value: OrderType; label: string; hint: string }[] = [
-  { value: 'GTC', label: 'GTC', hint: 'Good till cancelled: rests on the book' },
-  { value: 'GTD', label: 'GTD', hint: 'Good till date: rests until the expiry' },
-  { value: 'FOK', label: 'FOK', hint: 'Fill or kill: all at once or nothing' },
-  { value: 'FAK', label: 'FAK', hint: 'Fill and kill: fill what is there, cancel the rest' },
+  { value: 'GTC', label: 'GTC', hint: 'Good till cancelled: rests on the book until it fills or you cancel it.' },
+  { value: 'GTD', label: 'GTD', hint: 'Good till date: rests on the book until the expiry you set, then cancels itself.' },
+  { value: 'FOK', label: 'FOK', hint: 'Fill or kill: the whole size fills at once at this price or better, or nothing does.' },
+  { value: 'FAK', label: 'FAK', hint: 'Fill and kill: takes what the book has now at this price or better, cancels the rest.' },
 ];
 
 export function OrderTicket() {
@@ -317,6 +317,9 @@ export function OrderTicket() {
             </label>
           ) : null}
         </div>
+        <div className="hint" data-testid="ticket-type-help">
+          {TYPES.find((t) => t.value === orderType)?.hint}
+        </div>
         {issues.gtdMinutes ? <div className="field-error" data-testid="ticket-expiry-error">{issues.gtdMinutes}</div> : null}
         {orderType === 'GTD' && !issues.gtdMinutes ? (
           <div className="hint" data-testid="ticket-expiry-at">
@@ -359,15 +362,21 @@ export function OrderTicket() {
               <dd>{preview.maxPayout !== undefined ? fixedDecimals(preview.maxPayout, 2) : '—'}</dd>
             </div>
           ) : null}
-          <div>
-            <dt>makerAmount</dt>
-            <dd className="mono" data-testid="ticket-maker-amount">{amounts ? `${amounts.makerAmount} (${baseUnitsToDisplay(amounts.makerAmount, 4)})` : '—'}</dd>
-          </div>
-          <div>
-            <dt>takerAmount</dt>
-            <dd className="mono" data-testid="ticket-taker-amount">{amounts ? `${amounts.takerAmount} (${baseUnitsToDisplay(amounts.takerAmount, 4)})` : '—'}</dd>
-          </div>
         </dl>
+        {/* The signed order's raw amounts, for the curious: out of the way of the trade (issue 23, item 12). */}
+        <details className="ticket-details" data-testid="ticket-details">
+          <summary>Details: the signed amounts</summary>
+          <dl className="ticket-summary">
+            <div>
+              <dt title="What you give, in base units (6 decimals): USDC for a buy, shares for a sell">makerAmount</dt>
+              <dd className="mono" data-testid="ticket-maker-amount">{amounts ? `${amounts.makerAmount} (${baseUnitsToDisplay(amounts.makerAmount, 4)})` : '—'}</dd>
+            </div>
+            <div>
+              <dt title="What you get, in base units (6 decimals): shares for a buy, USDC for a sell">takerAmount</dt>
+              <dd className="mono" data-testid="ticket-taker-amount">{amounts ? `${amounts.takerAmount} (${baseUnitsToDisplay(amounts.takerAmount, 4)})` : '—'}</dd>
+            </div>
+          </dl>
+        </details>
         <button type="submit" ref={submitRef} className={`submit ${side === 'BUY' ? 'buy' : 'sell'}`} disabled={!canSubmit} data-testid="ticket-submit">
           {place.isPending ? 'Signing…' : `${side === 'BUY' ? 'Buy' : 'Sell'} ${outcomeName} ${orderType}`}
         </button>
