@@ -57,10 +57,8 @@ export function App() {
   return (
     <div className={`terminal${cvdSafe ? ' cvd-safe' : ''}`}>
       <TopBar />
-      <div className="banners">
-        <SystemPauseBanner />
-        <PaperBanner />
-      </div>
+      <SystemPauseBanner />
+      <PaperBanner />
       <Onboarding />
       {/* First in the DOM after the bars (the grid places it on the right): the ticket comes early in the tab order. */}
       <SideColumn />
