@@ -133,7 +133,9 @@ function TopBar() {
           </>
         ) : config.data ? (
           <>
-            <span className="dot ok" /> <span title={`chain id ${config.data.chainId}`}>engine · {chainName(config.data.chainId, config.data.rpcUrl)}</span>
+            <span className="dot ok" /> <span title={`chain id ${config.data.chainId}`}>
+              engine<span className="conn-chain"> · {chainName(config.data.chainId, config.data.rpcUrl)}</span>
+            </span>
           </>
         ) : config.error ? (
           <>
@@ -151,10 +153,10 @@ function TopBar() {
         <kbd>/</kbd> search <kbd>B</kbd>/<kbd>S</kbd> side <kbd>↑↓</kbd> tick <kbd>1-6</kbd> tabs <kbd>?</kbd> help
       </div>
       <label className="check" title="Prices in cents (38¢), as on Polymarket's site, instead of decimals (0.38); orders are the same">
-        <input type="checkbox" checked={priceStyle === 'cents'} onChange={(e) => setPriceStyle(e.target.checked ? 'cents' : 'decimal')} data-testid="price-style-toggle" /> Prices in ¢
+        <input type="checkbox" checked={priceStyle === 'cents'} onChange={(e) => setPriceStyle(e.target.checked ? 'cents' : 'decimal')} data-testid="price-style-toggle" /> <span className="wide-only">Prices in </span>¢
       </label>
       <label className="check" title="Blue and orange instead of green and red, for colour-vision deficiency">
-        <input type="checkbox" checked={cvdSafe} onChange={(e) => setCvdSafe(e.target.checked)} data-testid="cvd-toggle" /> Colour-blind palette
+        <input type="checkbox" checked={cvdSafe} onChange={(e) => setCvdSafe(e.target.checked)} data-testid="cvd-toggle" /> Colour-blind<span className="wide-only"> palette</span>
       </label>
       <div className="who" data-testid="topbar-wallet">
         <span className="dim">{session.label}</span>
