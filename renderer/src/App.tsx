@@ -19,7 +19,7 @@ import { RelayerPanel } from './panels/RelayerPanel.js';
 import { AdminPanel } from './panels/AdminPanel.js';
 import { ErrorLine } from './components/ErrorLine.js';
 import { StreamIndicator } from './streams/StreamIndicator.js';
-import { shortAddress } from './format.js';
+import { chainName, shortAddress } from './format.js';
 import { PriceChart } from './chart/PriceChart.js';
 import { PaperBanner } from './paper/PaperBanner.js';
 import { Onboarding } from './onboarding/Onboarding.js';
@@ -58,11 +58,11 @@ export function App() {
   return (
     <div className={`terminal${cvdSafe ? ' cvd-safe' : ''}`}>
       <TopBar />
-      <div className="banners">
-        <SystemPauseBanner />
-        <PaperBanner />
-      </div>
+      <SystemPauseBanner />
+      <PaperBanner />
       <Onboarding />
+      {/* First in the DOM after the bars (the grid places it on the right): the ticket comes early in the tab order. */}
+      <SideColumn />
       <MarketsPanel />
       <Group orientation="vertical" className="main-split" data-testid="main-split" defaultLayout={split.defaultLayout} onLayoutChanged={split.onLayoutChanged}>
       <Panel id="center" minSize="30%" defaultSize="68%">
@@ -101,7 +101,6 @@ export function App() {
       </section>
       </Panel>
       </Group>
-      <SideColumn />
       <StatusBar />
       <ShortcutHelp />
       <CommandPalette />
@@ -116,6 +115,8 @@ function TopBar() {
   const health = useEngineHealth();
   const cvdSafe = useUi((s) => s.cvdSafe);
   const setCvdSafe = useUi((s) => s.setCvdSafe);
+  const priceStyle = useUi((s) => s.priceStyle);
+  const setPriceStyle = useUi((s) => s.setPriceStyle);
   const session = useSession();
   const balance = useBalance(session.trader);
   return (
@@ -133,8 +134,9 @@ function TopBar() {
           </>
         ) : config.data ? (
           <>
-            <span className="dot ok" /> engine · chain {config.data.chainId}
-            {config.data.rpcUrl ? '' : ' · no chain'}
+            <span className="dot ok" /> <span title={`chain id ${config.data.chainId}`}>
+              engine<span className="conn-chain"> · {chainName(config.data.chainId, config.data.rpcUrl)}</span>
+            </span>
           </>
         ) : config.error ? (
           <>
@@ -151,8 +153,11 @@ function TopBar() {
       <div className="keys-hint dim">
         <kbd>/</kbd> search <kbd>B</kbd>/<kbd>S</kbd> side <kbd>↑↓</kbd> tick <kbd>1-6</kbd> tabs <kbd>?</kbd> help
       </div>
-      <label className="check" title="Blue/orange instead of green/red">
-        <input type="checkbox" checked={cvdSafe} onChange={(e) => setCvdSafe(e.target.checked)} data-testid="cvd-toggle" /> CVD-safe
+      <label className="check" title="Prices in cents (38¢), as on Polymarket's site, instead of decimals (0.38); orders are the same">
+        <input type="checkbox" checked={priceStyle === 'cents'} onChange={(e) => setPriceStyle(e.target.checked ? 'cents' : 'decimal')} data-testid="price-style-toggle" /> <span className="wide-only">Prices in </span>¢
+      </label>
+      <label className="check" title="Blue and orange instead of green and red, for colour-vision deficiency">
+        <input type="checkbox" checked={cvdSafe} onChange={(e) => setCvdSafe(e.target.checked)} data-testid="cvd-toggle" /> Colour-blind<span className="wide-only"> palette</span>
       </label>
       <div className="who" data-testid="topbar-wallet">
         <span className="dim">{session.label}</span>

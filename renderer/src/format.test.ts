@@ -34,3 +34,20 @@ test('bar widths are bounded percentages', () => {
   assert.equal(percentOf(1n, 4n), 25);
   assert.equal(percentOf(5n, 0n), 0);
 });
+
+test('prices show as decimals or as cents, at the tick', async () => {
+  const { priceText } = await import('./format.js');
+  assert.equal(priceText('0.38', 2, 'decimal'), '0.38');
+  assert.equal(priceText('0.38', 2, 'cents'), '38¢');
+  assert.equal(priceText('0.617', 3, 'cents'), '61.7¢');
+  assert.equal(priceText('0.3', 1, 'cents'), '30¢');
+  assert.equal(priceText(undefined, 2, 'cents'), '—');
+});
+
+test('the chain is named in plain words, its id only when unknown', async () => {
+  const { chainName } = await import('./format.js');
+  assert.equal(chainName(31337, 'http://127.0.0.1:8545'), 'local test chain');
+  assert.equal(chainName(31337, null), 'no chain (paper trading only)');
+  assert.equal(chainName(137, 'x'), 'Polygon');
+  assert.equal(chainName(5, 'x'), 'chain 5');
+});

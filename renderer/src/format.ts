@@ -85,3 +85,23 @@ export function percentOf(part: bigint, whole: bigint): number {
   if (whole <= 0n) return 0;
   return Number((part * 10000n) / whole) / 100;
 }
+
+/** How the terminal shows prices: decimals as the protocol has them, or cents like Polymarket's site. */
+export type PriceStyle = 'decimal' | 'cents';
+
+/** A price at the tick's decimals ("0.38"), or in cents ("38¢"; a 0.001 tick gives "61.7¢"). */
+export function priceText(value: string | number | undefined | null, decimals: number, style: PriceStyle): string {
+  if (style === 'decimal') return fixedDecimals(value, decimals);
+  const micros = value === undefined || value === null || value === '' ? undefined : toMicros(value);
+  if (micros === undefined) return fixedDecimals(value, decimals);
+  return `${fixedDecimals(formatUnits(micros * 100n), Math.max(0, decimals - 2))}¢`;
+}
+
+/** The chain in plain words: a local test chain rather than "chain 31337". */
+export function chainName(chainId: number, rpcUrl: string | null): string {
+  if (rpcUrl === null) return 'no chain (paper trading only)';
+  if (chainId === 31337) return 'local test chain';
+  if (chainId === 137) return 'Polygon';
+  if (chainId === 80002) return 'Polygon Amoy test chain';
+  return `chain ${chainId}`;
+}

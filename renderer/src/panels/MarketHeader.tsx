@@ -1,12 +1,13 @@
 import { useSelection } from '../api/hooks.js';
 import { useUi } from '../state/uiStore.js';
-import { fixedDecimals, tickDecimals } from '../format.js';
+import { priceText, tickDecimals } from '../format.js';
 import { useBook } from '../api/hooks.js';
 import { FavouriteToggle } from '../watchlist/FavouriteToggle.js';
 
 export function MarketHeader() {
   const { market, outcomeIndex, tokenId } = useSelection();
   const selectOutcome = useUi((s) => s.selectOutcome);
+  const priceStyle = useUi((s) => s.priceStyle);
   const { data: book } = useBook(tokenId);
   if (!market) return <div className="market-header muted">Select a market</div>;
   const dp = tickDecimals(market.minimum_tick_size);
@@ -40,14 +41,14 @@ export function MarketHeader() {
               onClick={() => selectOutcome(i)}
             >
               <span>{t.outcome}</span>
-              <b>{fixedDecimals(t.price, dp)}</b>
+              <b>{priceText(t.price, dp, priceStyle)}</b>
             </button>
           ))}
         </div>
         <dl className="stats">
           <div>
             <dt>Last</dt>
-            <dd data-testid="last-trade-price">{fixedDecimals(book?.last_trade_price, dp)}</dd>
+            <dd data-testid="last-trade-price">{priceText(book?.last_trade_price, dp, priceStyle)}</dd>
           </div>
           <div>
             <dt>Tick</dt>

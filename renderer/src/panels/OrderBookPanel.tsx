@@ -4,7 +4,7 @@ import { ErrorLine } from '../components/ErrorLine.js';
 import { useBook, useEngineHealth, useOpenOrders, useQueuePositions, useSelection, useSession } from '../api/hooks.js';
 import { ownSizeByLevel, queueByLevel } from '../ticket/ownOrders.js';
 import { bookLadder, type LadderRow } from '../ladder/bookLadder.js';
-import { fixedDecimals, tickDecimals } from '../format.js';
+import { fixedDecimals, priceText, tickDecimals } from '../format.js';
 import { useUi } from '../state/uiStore.js';
 
 export function OrderBookPanel() {
@@ -14,6 +14,7 @@ export function OrderBookPanel() {
   // While the engine does not answer, the levels shown are the last ones seen: say so (issue 23, item 8).
   const stale = !!book && (isError || health.isError);
   const prefill = useUi((s) => s.prefillTicket);
+  const priceStyle = useUi((s) => s.priceStyle);
   const session = useSession();
   const { data: open } = useOpenOrders(session.trader);
   const own = useMemo(() => ownSizeByLevel(open ?? [], tokenId), [open, tokenId]);
@@ -68,7 +69,7 @@ export function OrderBookPanel() {
     >
       <td className="px">
         <span className="bar" style={{ width: `${r.depthPct}%` }} />
-        <span className="v">{fixedDecimals(r.price, dp)}</span>
+        <span className="v">{priceText(r.price, dp, priceStyle)}</span>
         {mine ? (
           <span className="own" data-testid="book-own-marker" aria-label={`your orders: ${mine} shares`}>
             ● {fixedDecimals(mine, 2)}
@@ -140,11 +141,11 @@ export function OrderBookPanel() {
               <tr className="spread-row" data-testid="book-spread" ref={spreadRow}>
                 <td>
                   <span className="dim">Spread </span>
-                  <b data-testid="book-spread-value">{ladder.spread !== undefined ? fixedDecimals(ladder.spread, dp) : '—'}</b>
+                  <b data-testid="book-spread-value">{ladder.spread !== undefined ? priceText(ladder.spread, dp, priceStyle) : '—'}</b>
                 </td>
                 <td colSpan={2} className="num">
                   <span className="dim">Mid </span>
-                  <b data-testid="book-mid">{ladder.mid !== undefined ? fixedDecimals(ladder.mid, dp + 1) : '—'}</b>
+                  <b data-testid="book-mid">{ladder.mid !== undefined ? priceText(ladder.mid, dp + 1, priceStyle) : '—'}</b>
                 </td>
               </tr>
             </tbody>

@@ -28,10 +28,10 @@ import type { OrderRecord, PlacementResult } from '../api/types.js';
 import '../ticket/ticket.css';
 
 const TYPES: { value: OrderType; label: string; hint: string }[] = [
-  { value: 'GTC', label: 'GTC', hint: 'Good till cancelled: rests on the book' },
-  { value: 'GTD', label: 'GTD', hint: 'Good till date: rests until the expiry' },
-  { value: 'FOK', label: 'FOK', hint: 'Fill or kill: all at once or nothing' },
-  { value: 'FAK', label: 'FAK', hint: 'Fill and kill: fill what is there, cancel the rest' },
+  { value: 'GTC', label: 'GTC', hint: 'Good till cancelled: rests on the book until it fills or you cancel it.' },
+  { value: 'GTD', label: 'GTD', hint: 'Good till date: rests on the book until the expiry you set, then cancels itself.' },
+  { value: 'FOK', label: 'FOK', hint: 'Fill or kill: the whole size fills at once at this price or better, or nothing does.' },
+  { value: 'FAK', label: 'FAK', hint: 'Fill and kill: takes what the book has now at this price or better, cancels the rest.' },
 ];
 
 export function OrderTicket() {
@@ -55,6 +55,7 @@ export function OrderTicket() {
   const setConfirmOrders = useUi((s) => s.setConfirmOrders);
   const sending = useRef(false);
   const priceRef = useRef<HTMLInputElement>(null);
+  const submitRef = useRef<HTMLButtonElement>(null);
   const { data: book } = useBook(tokenId);
   const balance = useBalance(session.trader);
   const ladder = useMemo(() => (book ? bookLadder(book, 1) : undefined), [book]);
@@ -211,6 +212,16 @@ export function OrderTicket() {
       void qc.invalidateQueries({ queryKey: ['positions'] });
     },
   });
+
+  // Focus comes back to the ticket's button once an order is sent (the button was disabled while signing,
+  // which drops the focus), unless the trader has moved it elsewhere meanwhile.
+  const pending = place.isPending;
+  const wasPending = useRef(false);
+  useEffect(() => {
+    const settled = wasPending.current && !pending;
+    wasPending.current = pending;
+    if (settled && (document.activeElement === null || document.activeElement === document.body)) submitRef.current?.focus();
+  }, [pending]);
 
   // "Engine unreachable" is over once the engine answers again (issue 23, item 8).
   useEngineBack(() => {
@@ -382,6 +393,9 @@ export function OrderTicket() {
             </label>
           ) : null}
         </div>
+        <div className="hint" data-testid="ticket-type-help">
+          {TYPES.find((t) => t.value === orderType)?.hint}
+        </div>
         {issues.gtdMinutes ? <div className="field-error" data-testid="ticket-expiry-error">{issues.gtdMinutes}</div> : null}
         {orderType === 'GTD' && !issues.gtdMinutes ? (
           <div className="hint" data-testid="ticket-expiry-at">
@@ -424,16 +438,22 @@ export function OrderTicket() {
               <dd>{preview.maxPayout !== undefined ? fixedDecimals(preview.maxPayout, 2) : '—'}</dd>
             </div>
           ) : null}
-          <div>
-            <dt>makerAmount</dt>
-            <dd className="mono" data-testid="ticket-maker-amount">{amounts ? `${amounts.makerAmount} (${baseUnitsToDisplay(amounts.makerAmount, 4)})` : '—'}</dd>
-          </div>
-          <div>
-            <dt>takerAmount</dt>
-            <dd className="mono" data-testid="ticket-taker-amount">{amounts ? `${amounts.takerAmount} (${baseUnitsToDisplay(amounts.takerAmount, 4)})` : '—'}</dd>
-          </div>
         </dl>
-        <button type="submit" className={`submit ${side === 'BUY' ? 'buy' : 'sell'}`} disabled={!canSubmit} data-testid="ticket-submit">
+        {/* The signed order's raw amounts, for the curious: out of the way of the trade (issue 23, item 12). */}
+        <details className="ticket-details" data-testid="ticket-details">
+          <summary>Details: the signed amounts</summary>
+          <dl className="ticket-summary">
+            <div>
+              <dt title="What you give, in base units (6 decimals): USDC for a buy, shares for a sell">makerAmount</dt>
+              <dd className="mono" data-testid="ticket-maker-amount">{amounts ? `${amounts.makerAmount} (${baseUnitsToDisplay(amounts.makerAmount, 4)})` : '—'}</dd>
+            </div>
+            <div>
+              <dt title="What you get, in base units (6 decimals): shares for a buy, USDC for a sell">takerAmount</dt>
+              <dd className="mono" data-testid="ticket-taker-amount">{amounts ? `${amounts.takerAmount} (${baseUnitsToDisplay(amounts.takerAmount, 4)})` : '—'}</dd>
+            </div>
+          </dl>
+        </details>
+        <button type="submit" ref={submitRef} className={`submit ${side === 'BUY' ? 'buy' : 'sell'}`} disabled={!canSubmit} data-testid="ticket-submit">
           {place.isPending ? 'Signing…' : `${side === 'BUY' ? 'Buy' : 'Sell'} ${outcomeName} ${orderType}`}
         </button>
         {reason ? <div className="hint" data-testid="ticket-blocker">{reason}</div> : null}
@@ -446,7 +466,15 @@ export function OrderTicket() {
       <Dialog.Root open={confirming} onOpenChange={setConfirming}>
         <Dialog.Portal>
           <Dialog.Overlay className="dialog-overlay" />
-          <Dialog.Content className="dialog" data-testid="order-confirm-dialog">
+          <Dialog.Content
+            className="dialog"
+            data-testid="order-confirm-dialog"
+            // No trigger element: without this, closing would leave the focus on the page's body.
+            onCloseAutoFocus={(e) => {
+              e.preventDefault();
+              submitRef.current?.focus();
+            }}
+          >
             <Dialog.Title>
               {side === 'BUY' ? 'Buy' : 'Sell'} {fixedDecimals(eSize, 2)} {outcomeName} @ {ePrice} ({orderType})
             </Dialog.Title>

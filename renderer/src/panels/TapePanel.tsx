@@ -3,7 +3,8 @@ import { ErrorLine } from '../components/ErrorLine.js';
 import { useSelection, useTape } from '../api/hooks.js';
 import { isMissingRoute } from '../api/describeError.js';
 import { formatUnits, ONE } from '../../../engine/protocol/amounts.js';
-import { fixedDecimals, tickDecimals, timeOf, toMicros } from '../format.js';
+import { fixedDecimals, priceText, tickDecimals, timeOf, toMicros } from '../format.js';
+import { useUi } from '../state/uiStore.js';
 import type { TradeRecord } from '../api/types.js';
 
 /**
@@ -21,6 +22,7 @@ export function TapePanel() {
   const { market, tokenId } = useSelection();
   const { data: trades, error } = useTape(tokenId);
   const dp = tickDecimals(market?.minimum_tick_size ?? '0.01');
+  const priceStyle = useUi((s) => s.priceStyle);
   return (
     <Panel title="Last trades" className="tape" testId="tape-panel">
       {error && !isMissingRoute(error) ? <ErrorLine error={error} /> : null}
@@ -40,7 +42,7 @@ export function TapePanel() {
             return (
               <tr key={t.id} data-testid="tape-row" data-price={v.price} className={v.side === 'BUY' ? 'up' : 'down'}>
                 <td className="dim">{timeOf(t.match_time)}</td>
-                <td className="num px">{fixedDecimals(v.price, dp)}</td>
+                <td className="num px">{priceText(v.price, dp, priceStyle)}</td>
                 <td className="num">{fixedDecimals(t.size, 2)}</td>
               </tr>
             );

@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 import type { Side } from '../../../engine/protocol/eip712.js';
+import type { PriceStyle } from '../format.js';
 
 /** The side column's tab below the ticket (issue 23, item 7). */
 export type SideTab = 'wallet' | 'keys' | 'safe';
@@ -23,6 +24,8 @@ interface UiState {
   outcomeIndex: number;
   bottomTab: BottomTab;
   sideTab: SideTab;
+  /** Prices as decimals (0.38) or cents (38¢), as the trader chose. */
+  priceStyle: PriceStyle;
   prefill: TicketPrefill | null;
   marketFilter: string;
   /** Ask before sending an order (on by default, issue 14 defect 3). */
@@ -43,6 +46,7 @@ interface UiState {
   selectOutcome(outcomeIndex: number): void;
   setBottomTab(tab: BottomTab): void;
   setSideTab(tab: SideTab): void;
+  setPriceStyle(style: PriceStyle): void;
   prefillTicket(p: Omit<TicketPrefill, 'seq'>): void;
   setMarketFilter(text: string): void;
 }
@@ -64,6 +68,7 @@ export const useUi = create<UiState>()(
       outcomeIndex: 0,
       bottomTab: 'orders',
       sideTab: 'wallet',
+      priceStyle: 'decimal',
       prefill: null,
       marketFilter: '',
       confirmOrders: true,
@@ -95,12 +100,13 @@ export const useUi = create<UiState>()(
       selectOutcome: (outcomeIndex) => set({ outcomeIndex, prefill: null }),
       setBottomTab: (bottomTab) => set({ bottomTab }),
       setSideTab: (sideTab) => set({ sideTab }),
+      setPriceStyle: (priceStyle) => set({ priceStyle }),
       prefillTicket: (p) => set((s) => ({ prefill: { ...p, seq: (s.prefill?.seq ?? 0) + 1 } })),
       setMarketFilter: (marketFilter) => set({ marketFilter }),
     }),
     {
       name: 'sandbox-terminal.ui',
-      partialize: (s) => ({ conditionId: s.conditionId, outcomeIndex: s.outcomeIndex, bottomTab: s.bottomTab, sideTab: s.sideTab, confirmOrders: s.confirmOrders, cvdSafe: s.cvdSafe, favourites: s.favourites, tabs: s.tabs }),
+      partialize: (s) => ({ conditionId: s.conditionId, outcomeIndex: s.outcomeIndex, bottomTab: s.bottomTab, sideTab: s.sideTab, priceStyle: s.priceStyle, confirmOrders: s.confirmOrders, cvdSafe: s.cvdSafe, favourites: s.favourites, tabs: s.tabs }),
     },
   ),
 );

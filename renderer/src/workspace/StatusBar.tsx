@@ -1,3 +1,4 @@
+import { chainName } from '../format.js';
 import { useEngineHealth, useExchangeConfig } from '../api/hooks.js';
 import { describeError } from '../api/describeError.js';
 import { currentRateUse, useRateLimitStore } from '../api/rateLimitUse.js';
@@ -19,7 +20,11 @@ export function StatusBar() {
         <span className={`dot ${health.isError ? 'bad' : up ? 'ok' : ''}`} />
         {health.isError ? `engine down · ${describeError(health.error).code}` : up ? 'engine up' : 'connecting…'}
       </span>
-      {config.data ? <span className="dim">chain {config.data.chainId}{config.data.rpcUrl ? '' : ' · no chain'}</span> : null}
+      {config.data ? (
+        <span className="dim" title={`chain id ${config.data.chainId}`}>
+          {chainName(config.data.chainId, config.data.rpcUrl)}
+        </span>
+      ) : null}
       <span className="dim" data-slot="stream-status" />
       {rate ? (
         <span
