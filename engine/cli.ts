@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Headless exchange: npm run exchange -- --port <n> --data-dir <dir> [--chain anvil|none|<json-rpc-url>]
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -8,13 +8,13 @@ import { DEFAULT_RENDERER_DIST } from './http/routes/rendererRoutes.js';
 import type { Scenario } from './protocol/schemas/scenario.js';
 import { ManualClock } from './services/clock.js';
 import { FAST_EPOCH, runScenarioFast } from './services/scenarios/fastRun.js';
-import { parseScenarioText } from './services/scenarios/scenarioFile.js';
+import { readScenarioFile } from './services/scenarios/scenarioFile.js';
 import { createEngine } from './engine.js';
 import { checkListenHost, type ChainMode, type EngineConfig } from './config.js';
 
 const USAGE = `usage: npm run exchange -- [--port <n>] [--data-dir <dir>] [--chain anvil|none|<json-rpc-url>]
                             [--host 127.0.0.1 [--allow-remote]] [--profile default|polymarket] [--no-demo] [--no-rate-limits]
-                            [--order-version 1|2] [--no-sim] [--scenario <file.yaml|json> [--fast]]`;
+                            [--order-version 1|2] [--no-sim] [--seed <n>] [--scenario <file.yaml|json> [--fast]]`;
 
 function parseChain(v: string | undefined): ChainMode | undefined {
   if (v === undefined) return undefined;
@@ -36,6 +36,7 @@ async function main(): Promise<void> {
       'no-demo': { type: 'boolean' },
       'no-rate-limits': { type: 'boolean' },
       'no-sim': { type: 'boolean' },
+      seed: { type: 'string' },
       scenario: { type: 'string' },
       fast: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -72,7 +73,12 @@ async function main(): Promise<void> {
   if (values['no-demo']) partial.seedDemo = false;
   if (values['no-rate-limits']) partial.rateLimits = false;
   if (values['no-sim']) partial.simulation = false;
-  const scenario = values.scenario === undefined ? undefined : parseScenarioText(readFileSync(values.scenario, 'utf8'), values.scenario);
+  if (values.seed !== undefined) {
+    const seed = Number(values.seed);
+    if (!/^\d+$/.test(values.seed) || !Number.isSafeInteger(seed)) throw new Error(`--seed must be a whole number ≥ 0, not '${values.seed}'`);
+    partial.seed = seed;
+  }
+  const scenario = values.scenario === undefined ? undefined : readScenarioFile(values.scenario);
   if (values.fast) {
     if (!scenario) throw new Error('--fast runs a scenario: add --scenario <file>');
     await runFast(partial, scenario, values['data-dir'] === undefined);
@@ -107,12 +113,28 @@ async function main(): Promise<void> {
 /** --fast: a backtest without wall-clock waits on a fresh temporary data directory (unless --data-dir is given). */
 async function runFast(partial: Partial<EngineConfig>, scenario: Scenario, temporary: boolean): Promise<void> {
   const dataDir = temporary ? mkdtempSync(join(tmpdir(), 'exchange-fast-')) : partial.dataDir!;
-  const engine = await createEngine({ chain: 'none', ...partial, dataDir, serveRenderer: false }, { clock: new ManualClock(FAST_EPOCH) });
-  try {
-    process.stdout.write(JSON.stringify(await runScenarioFast(engine.ctx, scenario)) + '\n');
-  } finally {
-    await engine.close();
+  // The temporary directory goes on any exit: Ctrl-C and SIGTERM included, not only a normal end.
+  const removeDir = () => {
     if (temporary) rmSync(dataDir, { recursive: true, force: true });
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    removeDir();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('exit', removeDir);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const engine = await createEngine({ chain: 'none', ...partial, dataDir, serveRenderer: false }, { clock: new ManualClock(FAST_EPOCH) });
+    try {
+      process.stdout.write(JSON.stringify(await runScenarioFast(engine.ctx, scenario)) + '\n');
+    } finally {
+      await engine.close();
+    }
+  } finally {
+    removeDir();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }
 

@@ -43,6 +43,8 @@ export interface EngineConfig {
   serveRenderer: boolean;
   /** Simulated participants on the demo markets (decisions §9); off with --no-sim. */
   simulation: boolean;
+  /** Run seed of the simulated participants (`--seed N`): the same seed replays the same tape; unset keeps each preset's own. */
+  seed?: number;
 }
 
 export const LOCAL_CHAIN_ID = 31337;
@@ -72,6 +74,7 @@ export function resolveConfig(partial: Partial<EngineConfig> = {}): EngineConfig
     rotateOperatorToken: partial.rotateOperatorToken ?? true,
     allowedOrigins: partial.allowedOrigins ?? [],
     simulation: partial.simulation ?? true,
+    ...(partial.seed !== undefined ? { seed: partial.seed } : {}),
   };
 }
 

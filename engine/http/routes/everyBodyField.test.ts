@@ -174,7 +174,7 @@ describe('every body field of every route refuses every JSON type its schema doe
       'POST /admin/faucet': { address: ADDRESS, amount: '1' },
       'POST /orders-scoring': [ORDER_ID],
       'POST /v1/heartbeats': { heartbeat_id: '' },
-      'PUT /admin/sim/markets/{conditionId}': { enabled: true, knobs: { spread: 2 } },
+      'PUT /admin/sim/markets/{conditionId}': { enabled: true, knobs: { halfSpreadTicks: 2 } },
       'POST /admin/scenarios': { name: 'calm' },
       'POST /admin/bootstrap': { code: 'not-the-code' },
       'POST /rpc': { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] },

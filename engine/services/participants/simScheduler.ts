@@ -1,5 +1,8 @@
 import type { Clock, ManualClock } from '../clock.js';
 
+/** Jobs allowed at one simulated instant before fast mode gives up (a whole market opening at once is a few dozen). */
+export const STALL_JOBS = 100_000;
+
 interface Job {
   at: number;
   seq: number;
@@ -56,12 +59,22 @@ export class SimScheduler {
     this.timer = undefined;
   }
 
-  /** Fast mode: runs every job due up to `endMs`, setting the manual clock to each job's time, then to endMs. */
+  /**
+   * Fast mode: runs every job due up to `endMs`, setting the manual clock to each job's time, then to
+   * endMs. Fails with a clear error when simulated time stops advancing (more than STALL_JOBS jobs at
+   * one instant), instead of spinning for ever.
+   */
   async runUntil(endMs: number): Promise<void> {
     if (!this.manual) throw new Error('runUntil needs a manual clock (fast mode)');
+    let sameInstant = 0;
     while (this.queue.length > 0 && this.queue[0]!.at <= endMs) {
       const job = this.queue.shift()!;
-      if (job.at > this.manual.nowMs()) this.manual.set(job.at);
+      if (job.at > this.manual.nowMs()) {
+        this.manual.set(job.at);
+        sameInstant = 0;
+      } else if (++sameInstant > STALL_JOBS) {
+        throw new Error(`simulated time stopped advancing at ${new Date(this.manual.nowMs()).toISOString()}: ${STALL_JOBS} jobs ran at that instant without the clock moving (a participant or scenario event rescheduling itself with no delay)`);
+      }
       await job.run();
     }
     if (endMs > this.manual.nowMs()) this.manual.set(endMs);

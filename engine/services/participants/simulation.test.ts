@@ -29,7 +29,7 @@ describe('simulated participants on the demo markets', () => {
   it('turns participants on for every demo market of a fresh data directory', () => {
     const sims = engine.ctx.sim.list();
     assert.equal(sims.length, 4);
-    for (const s of sims) assert.deepEqual(s.participants.map((p) => p.role).sort(), ['informed', 'marketMaker', 'noise', 'noise']);
+    for (const s of sims) assert.deepEqual(s.participants.map((p) => p.role).sort(), ['informed', 'marketMaker', 'news', 'noise', 'noise']);
   });
 
   it('trades, conserves collateral and shares, never goes negative and never leaves a book crossed after ten simulated minutes', async () => {
@@ -60,7 +60,7 @@ describe('simulated participants on the demo markets', () => {
 
   it('never places more than the shared budget of orders per second, however eager the participants', async () => {
     const { ctx } = engine;
-    for (const m of ctx.sim.list()) for (const role of ['marketMaker', 'noise', 'informed']) await ctx.sim.configure(m.conditionId, role, { intensity: 6000, latencyMs: 0 });
+    for (const m of ctx.sim.list()) for (const role of ['marketMaker', 'noise', 'informed']) await ctx.sim.configure(m.conditionId, role, { intensity: 600, latencyMs: 0 });
     const count = () => ctx.sim.participants().reduce((s, p) => s + p.orders, 0);
     const before = count();
     await ctx.sim.runFor(10_000);

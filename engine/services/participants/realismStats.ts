@@ -1,0 +1,107 @@
+import type { EngineContext } from '../context.js';
+
+/** The best bid and ask of a book at one instant (micro-units of Yes; undefined: that side is empty). */
+export interface BookSample {
+  bid: number | undefined;
+  ask: number | undefined;
+}
+
+/** How much a market looks like a liquid public one (issue 21, docs/scenarios.md "Realism"). */
+export interface RealismStats {
+  seconds: number;
+  /** Share of one-second samples with a one-tick spread. */
+  oneTickSpreadShare: number;
+  /** Spread in ticks at the 10th, 50th and 90th percentile of the samples (two-sided ones). */
+  spreadTicks: { p10: number; p50: number; p90: number };
+  distinctMids: number;
+  /** Seconds per change of the mid between consecutive samples (Infinity when it never moved). */
+  secondsPerMidChange: number;
+  /** One-second mid moves of at least JUMP_TICKS ticks. */
+  jumps: number;
+  trades: number;
+  /** Variance ratios of trade-to-trade price changes (1 = a random walk, below it mean reversion). */
+  vr10: number;
+  vr50: number;
+  tradeShares: { p10: number; p50: number; p90: number; max: number };
+}
+
+/** A one-second mid move this large counts as a jump. */
+export const JUMP_TICKS = 3;
+
+/**
+ * VR(q) = Var(q-trade changes) / (q · Var(one-trade changes)), overlapping windows (Lo–MacKinlay):
+ * 1 for a random walk, below 1 when prices bounce back.
+ */
+export function varianceRatio(prices: readonly number[], q: number): number {
+  const r = prices.slice(1).map((p, i) => p - prices[i]!);
+  if (r.length < 2 * q) return NaN;
+  const mean = r.reduce((a, b) => a + b, 0) / r.length;
+  const var1 = r.reduce((a, b) => a + (b - mean) ** 2, 0) / r.length;
+  let sq = 0;
+  let n = 0;
+  for (let i = q; i < prices.length; i++) {
+    sq += (prices[i]! - prices[i - q]! - q * mean) ** 2;
+    n++;
+  }
+  return var1 === 0 ? NaN : sq / n / (q * var1);
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+}
+
+/** The statistics of one market from one-second book samples and its trades (oldest first: Yes price and shares, micro-units). */
+export function realismStats(samples: readonly BookSample[], trades: ReadonlyArray<{ price: number; size: number }>, tick: number): RealismStats {
+  const two = samples.filter((s): s is { bid: number; ask: number } => s.bid !== undefined && s.ask !== undefined);
+  const spreads = two.map((s) => Math.round((s.ask - s.bid) / tick)).sort((a, b) => a - b);
+  const mids = two.map((s) => (s.bid + s.ask) / 2);
+  let changes = 0;
+  let jumps = 0;
+  for (let i = 1; i < mids.length; i++) {
+    if (mids[i] !== mids[i - 1]) changes++;
+    if (Math.abs(mids[i]! - mids[i - 1]!) >= JUMP_TICKS * tick) jumps++;
+  }
+  const prices = trades.map((t) => t.price);
+  const shares = trades.map((t) => t.size / 1e6).sort((a, b) => a - b);
+  return {
+    seconds: samples.length,
+    oneTickSpreadShare: samples.length === 0 ? 0 : spreads.filter((s) => s === 1).length / samples.length,
+    spreadTicks: { p10: percentile(spreads, 0.1), p50: percentile(spreads, 0.5), p90: percentile(spreads, 0.9) },
+    distinctMids: new Set(mids).size,
+    secondsPerMidChange: changes === 0 ? Infinity : samples.length / changes,
+    jumps,
+    trades: trades.length,
+    vr10: varianceRatio(prices, 10),
+    vr50: varianceRatio(prices, 50),
+    tradeShares: { p10: percentile(shares, 0.1), p50: percentile(shares, 0.5), p90: percentile(shares, 0.9), max: shares[shares.length - 1] ?? NaN },
+  };
+}
+
+/**
+ * Samples a market's best bid and ask once a second of clock time for `seconds`, on the simulation's
+ * scheduler (so in fast mode the samples interleave with the participants deterministically).
+ */
+export function sampleBook(ctx: EngineContext, conditionId: string, seconds: number): BookSample[] {
+  const out: BookSample[] = [];
+  const t0 = ctx.clock.nowMs();
+  for (let i = 1; i <= seconds; i++) {
+    ctx.sim.scheduler.at(t0 + i * 1000, () => {
+      const book = ctx.orders.book(conditionId);
+      out.push({ bid: book?.bestBid(), ask: book?.bestAsk() });
+    });
+  }
+  return out;
+}
+
+/** A market's trades since `sinceMs` (clock time), oldest first, as Yes prices and shares. */
+export function tradesSince(ctx: EngineContext, conditionId: string, sinceMs: number): Array<{ price: number; size: number }> {
+  return ctx.orders
+    .tradeTape({ conditionId, limit: 1_000_000, offset: 0 })
+    .filter((t) => Number(t.match_time) * 1000 >= sinceMs)
+    .reverse()
+    .map((t) => {
+      const p = Math.round(Number(t.price) * 1e6);
+      return { price: t.outcome_index === 0 ? p : 1_000_000 - p, size: Math.round(Number(t.size) * 1e6) };
+    });
+}
