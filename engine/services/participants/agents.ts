@@ -144,7 +144,7 @@ export function heavyTailedShares(mean: number, rng: SeededRandom, minShares = 1
  */
 export function noise(k: NoiseKnobs, v: MarketView, rng: SeededRandom): Intent[] {
   const held = v.inventory / (k.meanSize * SHARE);
-  const pBuy = 0.5 - Math.max(-0.25, Math.min(0.25, held / 40));
+  const pBuy = 0.5 - Math.max(-0.15, Math.min(0.15, held / 200));
   const side = rng.next() < pBuy ? 'BUY' : 'SELL';
   const size = Math.max(v.minSize, heavyTailedShares(k.meanSize, rng) * SHARE);
   if (rng.next() < k.marketableShare) {

@@ -20,7 +20,7 @@ export interface MarketPreset {
   participants: ParticipantSpec[];
 }
 
-const mm = (over: Partial<MarketMakerKnobs> = {}): MarketMakerKnobs => ({ halfSpreadTicks: 0.5, size: 60, levels: 3, skewTicksPerLot: 0.5, maxSkewTicks: 3, impactTicksPerLot: 1.5, toxicWidenTicks: 1, ...over });
+const mm = (over: Partial<MarketMakerKnobs> = {}): MarketMakerKnobs => ({ halfSpreadTicks: 0.5, size: 60, levels: 3, skewTicksPerLot: 0.2, maxSkewTicks: 2, impactTicksPerLot: 1.5, toxicWidenTicks: 1, ...over });
 const noiseK = (over: Partial<NoiseKnobs> = {}): NoiseKnobs => ({ meanSize: 12, marketableShare: 0.55, restingTicks: 4, ...over });
 
 /**

@@ -29,21 +29,21 @@ export interface RealismStats {
 export const JUMP_TICKS = 3;
 
 /**
- * VR(q) = Var(q-trade changes) / (q · Var(one-trade changes)), overlapping windows (Lo–MacKinlay):
- * 1 for a random walk, below 1 when prices bounce back.
+ * VR(q): the variance of q-trade price changes over q times that of one-trade changes, with Lo and
+ * MacKinlay's (1988) overlapping, bias-corrected estimator: 1 for a random walk, below 1 when prices
+ * bounce back. (Without the correction a few hundred trades would read about 1 − q/N for a random walk.)
  */
 export function varianceRatio(prices: readonly number[], q: number): number {
-  const r = prices.slice(1).map((p, i) => p - prices[i]!);
-  if (r.length < 2 * q) return NaN;
-  const mean = r.reduce((a, b) => a + b, 0) / r.length;
-  const var1 = r.reduce((a, b) => a + (b - mean) ** 2, 0) / r.length;
-  let sq = 0;
-  let n = 0;
-  for (let i = q; i < prices.length; i++) {
-    sq += (prices[i]! - prices[i - q]! - q * mean) ** 2;
-    n++;
-  }
-  return var1 === 0 ? NaN : sq / n / (q * var1);
+  const n = prices.length - 1; // returns
+  if (n < 2 * q) return NaN;
+  const mu = (prices[n]! - prices[0]!) / n;
+  let a = 0;
+  for (let k = 1; k <= n; k++) a += (prices[k]! - prices[k - 1]! - mu) ** 2;
+  let c = 0;
+  for (let k = q; k <= n; k++) c += (prices[k]! - prices[k - q]! - q * mu) ** 2;
+  const varA = a / (n - 1);
+  const m = q * (n - q + 1) * (1 - q / n);
+  return varA === 0 ? NaN : c / m / varA;
 }
 
 function percentile(sorted: readonly number[], p: number): number {

@@ -56,6 +56,9 @@ describe('simulated participants on the demo markets', () => {
     assert.equal(totalCollateral(engine) + locked, credited);
     assert.ok(totalCollateral(engine) + locked >= collateralBefore);
     assert.equal(ctx.orders.balanceOf(FEE_COLLECTOR, COLLATERAL).balance, 0n, 'demo markets are fee-free');
+    // no participant ever traded with itself (the demo seeding's opening mints at the start are the demo maker's)
+    const selfTrades = ctx.db.prepare('SELECT COUNT(*) FROM trades WHERE taker_address = maker_address AND match_time > ?').pluck().get(Date.UTC(2030, 0, 1));
+    assert.equal(selfTrades, 0);
   });
 
   it('never places more than the shared budget of orders per second, however eager the participants', async () => {
