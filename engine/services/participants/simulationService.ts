@@ -362,9 +362,8 @@ export class SimulationService {
         // Quotes that have not changed and were not hit keep their place in the queues.
         const key = `${view.inventory}|${intents.map((i) => `${i.side}${i.price}`).join(',')}`;
         if (key === p.quoteKey && p.resting > 0) return;
-        await this.ctx.orders.cancelMarket({ address: p.address }, { market: market.conditionId });
-        p.resting = 0;
         p.quoteKey = key;
+        intents = await this.requote(p, market, intents);
         break;
       }
       case 'noise':
@@ -396,7 +395,11 @@ export class SimulationService {
         intents = whale(p.spec.knobs as WhaleKnobs, view);
         break;
     }
-    if (intents.length === 0 || !this.take(intents.length)) return;
+    if (intents.length === 0) return;
+    if (!this.take(intents.length)) {
+      if (p.spec.role === 'marketMaker') p.quoteKey = undefined; // its missing levels go out next time
+      return;
+    }
     const held = { yes: yes.available, no: no.available };
     const bodies = intents.map((i) => this.sign(market, p, i, held));
     const results = await Promise.all(bodies.map((b) => this.ctx.orders.place({ address: p.address }, b)));
@@ -456,13 +459,36 @@ export class SimulationService {
     if (mm) sim.fair = learnFromTrades(mm.spec.knobs as MarketMakerKnobs, sim.fair, fresh, tick);
   }
 
-  /** Whether an intent would match one of the participant's own resting orders (compared in Yes terms). */
-  private crossesOwn(p: Participant, market: Market, intents: Intent[]): boolean {
-    const own = this.ctx.orders.listOpen({ address: p.address }, { market: market.conditionId }).data.map((o) => {
+  /**
+   * A market maker's quotes as a difference: its resting orders at a wanted (side, price) stay where
+   * they are (queue place kept, even part-filled), the others are cancelled, and only the missing
+   * levels are returned to place. Cancelling before placing keeps its own orders from ever crossing.
+   */
+  private async requote(p: Participant, market: Market, wanted: Intent[]): Promise<Intent[]> {
+    const live = this.ownOrders(p, market);
+    const missing: Intent[] = [];
+    for (const w of wanted) {
+      const i = live.findIndex((o) => o.side === w.side && o.price === w.price);
+      if (i >= 0) live.splice(i, 1);
+      else missing.push(w);
+    }
+    if (live.length > 0) await this.ctx.orders.cancel({ address: p.address }, live.map((o) => o.id));
+    p.resting = wanted.length - missing.length;
+    return missing;
+  }
+
+  /** The participant's resting orders on a market in Yes terms. */
+  private ownOrders(p: Participant, market: Market): Array<{ id: string; side: 'BUY' | 'SELL'; price: number }> {
+    return this.ctx.orders.listOpen({ address: p.address }, { market: market.conditionId }).data.map((o) => {
       const yesToken = ('assetId' in o ? o.assetId : o.asset_id) === market.tokenIds[0];
       const price = Number(parseUnits(o.price) ?? 0n);
-      return { side: yesToken ? o.side : o.side === 'BUY' ? 'SELL' : 'BUY', price: yesToken ? price : ONE_NUM - price };
+      return { id: o.id, side: yesToken ? o.side : o.side === 'BUY' ? 'SELL' : 'BUY', price: yesToken ? price : ONE_NUM - price };
     });
+  }
+
+  /** Whether an intent would match one of the participant's own resting orders (compared in Yes terms). */
+  private crossesOwn(p: Participant, market: Market, intents: Intent[]): boolean {
+    const own = this.ownOrders(p, market);
     return intents.some((i) => own.some((o) => o.side !== i.side && (i.side === 'BUY' ? i.price >= o.price : i.price <= o.price)));
   }
 
