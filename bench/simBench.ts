@@ -16,6 +16,7 @@ import { DemoSigner } from '../engine/services/markets/seedDemoMarkets.js';
 import { LIQUID_DEMO_MARKETS } from '../engine/services/participants/presets.js';
 import { realismStats, sampleBook, tradesSince, type RealismStats } from '../engine/services/participants/realismStats.js';
 import { ONE } from '../engine/protocol/amounts.js';
+import { COLLATERAL } from '../engine/store/balanceRepo.js';
 
 export interface SimBenchResult {
   fast: FastRunReport;
@@ -56,6 +57,7 @@ async function cpuOver(seconds: number): Promise<number> {
 }
 
 type BenchEngine = Awaited<ReturnType<typeof createEngine>>;
+let salt = 1_000;
 
 /**
  * A user resting and cancelling small bids far from the price every 100 ms during `seconds`, with the
@@ -64,12 +66,12 @@ type BenchEngine = Awaited<ReturnType<typeof createEngine>>;
 async function userLatency(e: BenchEngine, seconds: number): Promise<{ p50: number; p99: number }> {
   const user = new DemoSigner(e.ctx, `0x${'42'.repeat(32)}`);
   const address = user.address.toLowerCase();
-  await e.ctx.orders.creditCollateral(address, 1_000n * ONE, 'bench');
+  if (e.ctx.orders.balanceOf(address, COLLATERAL).available < 100n * ONE) await e.ctx.orders.creditCollateral(address, 1_000n * ONE, 'bench');
   const market = e.ctx.markets.list()[0]!;
   const times: number[] = [];
   const end = performance.now() + seconds * 1000;
   for (let i = 0; performance.now() < end; i++) {
-    const body = user.order(market, 0, 'BUY', 10_000n, 5n * ONE, String(1_000 + i));
+    const body = user.order(market, 0, 'BUY', 10_000n, 5n * ONE, String(++salt));
     const t0 = performance.now();
     const r = await e.ctx.orders.place({ address }, body);
     times.push(performance.now() - t0);
@@ -115,14 +117,22 @@ export async function runSimBench(windowSeconds = 10): Promise<SimBenchResult> {
     await sleep(1000);
     return { cpu: await cpuOver(windowSeconds) };
   });
-  // Latency in alternating rounds (participants on, then off, three times), so a load change on the
-  // shared machine hits both sides alike; the figures are the medians of the rounds' percentiles.
-  const rounds: Array<{ on: { p50: number; p99: number }; off: { p50: number; p99: number } }> = [];
-  for (let i = 0; i < 3; i++) {
-    const on = await withEngine(true, undefined, async (e) => (await sleep(1000), userLatency(e, windowSeconds / 2)));
-    const off = await withEngine(false, undefined, async (e) => (await sleep(1000), userLatency(e, windowSeconds / 2)));
-    rounds.push({ on, off });
-  }
+  // Latency in one engine, alternating six times between its participants running and turned off
+  // (same books, same process), so load changes on the shared machine hit both sides alike; the
+  // figures are the medians of the rounds' percentiles.
+  const rounds = await withEngine(true, undefined, async (e) => {
+    await sleep(1000);
+    const out: Array<{ on: { p50: number; p99: number }; off: { p50: number; p99: number } }> = [];
+    const markets = e.ctx.markets.list();
+    for (let i = 0; i < 6; i++) {
+      const on = await userLatency(e, windowSeconds / 4);
+      for (const m of markets) await e.ctx.sim.disableMarket(m.conditionId);
+      const off = await userLatency(e, windowSeconds / 4);
+      for (const m of markets) await e.ctx.sim.enableMarket(m.conditionId);
+      out.push({ on, off });
+    }
+    return out;
+  });
   const median = (xs: number[]) => xs.sort((a, b) => a - b)[xs.length >> 1]!;
   const latency = (side: 'on' | 'off') => ({ p50: median(rounds.map((r) => r[side].p50)), p99: median(rounds.map((r) => r[side].p99)) });
   return {
