@@ -193,6 +193,16 @@ async function main(): Promise<void> {
     // the whole process's CPU with participants on, an upper bound of what they cost.
     row('participants CPU, default presets, 4 demo markets (whole process, upper bound)', `${fmt(s.cpuWithSimPercent, 2)} % of one core`, '≤ 5 %', s.cpuWithSimPercent <= 5);
     rows.push([`  same engine without participants (${s.windowSeconds} s window); difference`, `${fmt(s.cpuWithoutSimPercent, 2)} %; ${fmt(s.participantsPercent, 2)} %`, `${fmt(s.participantOrders)} participant orders in the window`, '']);
+    const lat = s.userLatencyMs;
+    row('user order latency p50 with participants / --no-sim', `${fmt(lat.withSim.p50, 2)} / ${fmt(lat.withoutSim.p50, 2)} ms (p99 ${fmt(lat.withSim.p99, 2)} / ${fmt(lat.withoutSim.p99, 2)})`, 'within 10 %', lat.withSim.p50 <= lat.withoutSim.p50 * 1.1);
+    // Issue 21's figures of the frozen seed ladder, measured on the same markets before this change.
+    for (const r of s.realism) {
+      const st = r.stats;
+      row(`realism, 10 simulated min: ${r.market}`, `1-tick spread ${fmt(100 * st.oneTickSpreadShare)} % of 1-s samples, mid moves every ${fmt(st.secondsPerMidChange, 1)} s (${fmt(st.distinctMids)} mids)`, '≥ 60 %, ≤ 10 s (was 2–3 ticks, 1–4 mids in 300 s)', st.oneTickSpreadShare >= 0.6 && st.secondsPerMidChange <= 10);
+      rows.push(['  VR(10), VR(50) of trade-to-trade returns; jumps ≥ 3 ticks', `${fmt(st.vr10, 2)}, ${fmt(st.vr50, 2)}; ${fmt(st.jumps)} jumps`, '[0.7, 1.3] (was 0.13, 0.04)', '']);
+      rows.push(['  trade sizes p10/p50/p90 max (shares); trades', `${fmt(st.tradeShares.p10)}/${fmt(st.tradeShares.p50)}/${fmt(st.tradeShares.p90)} max ${fmt(st.tradeShares.max)}; ${fmt(st.trades)}`, 'heavy tail (was 11/17/35 max 49)', '']);
+    }
+    rows.push(['  CPU of those 10 simulated minutes (4 markets)', `${fmt(s.realismCpuSeconds, 2)} s`, '', '']);
   }
 
   if (want('clock')) {

@@ -1,19 +1,19 @@
 #!/usr/bin/env node
 // Headless exchange: npm run exchange -- --port <n> --data-dir <dir> [--chain anvil|none|<json-rpc-url>]
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_RENDERER_DIST } from './http/routes/rendererRoutes.js';
 import type { Scenario } from './protocol/schemas/scenario.js';
 import { runScenarioFast } from './services/scenarios/fastRun.js';
-import { parseScenarioText } from './services/scenarios/scenarioFile.js';
+import { readScenarioFile } from './services/scenarios/scenarioFile.js';
 import { createEngine } from './engine.js';
 import { checkListenHost, defaultDataDir, type ChainMode, type EngineConfig } from './config.js';
 
 const USAGE = `usage: npm run exchange -- [--port <n>] [--data-dir <dir>] [--chain anvil|none|<json-rpc-url>]
                             [--host 127.0.0.1 [--allow-remote]] [--profile default|polymarket] [--no-demo] [--no-rate-limits]
-                            [--order-version 1|2] [--no-sim] [--scenario <file.yaml|json>]
+                            [--order-version 1|2] [--no-sim] [--seed <n>] [--scenario <file.yaml|json>]
                             [--clock real|fast|stepped] [--speed <n>] [--start <unix ms|ISO time>] (--fast = --clock fast)`;
 
 function parseChain(v: string | undefined): ChainMode | undefined {
@@ -36,6 +36,7 @@ async function main(): Promise<void> {
       'no-demo': { type: 'boolean' },
       'no-rate-limits': { type: 'boolean' },
       'no-sim': { type: 'boolean' },
+      seed: { type: 'string' },
       scenario: { type: 'string' },
       fast: { type: 'boolean' },
       clock: { type: 'string' },
@@ -87,7 +88,12 @@ async function main(): Promise<void> {
     partial.speed = speed;
   }
   if (values.start !== undefined) partial.clockStart = parseStart(values.start);
-  const scenario = values.scenario === undefined ? undefined : parseScenarioText(readFileSync(values.scenario, 'utf8'), values.scenario);
+  if (values.seed !== undefined) {
+    const seed = Number(values.seed);
+    if (!/^\d+$/.test(values.seed) || !Number.isSafeInteger(seed)) throw new Error(`--seed must be a whole number ≥ 0, not '${values.seed}'`);
+    partial.seed = seed;
+  }
+  const scenario = values.scenario === undefined ? undefined : readScenarioFile(values.scenario);
   if (partial.clock === 'fast') {
     if (!scenario) throw new Error('--clock fast runs a scenario to its end: add --scenario <file>');
     await runFast(partial, scenario, values['data-dir'] === undefined);

@@ -173,7 +173,7 @@ describe('every body field of every route refuses every JSON type its schema doe
       'POST /admin/faucet': { address: ADDRESS, amount: '1' },
       'POST /orders-scoring': [ORDER_ID],
       'POST /v1/heartbeats': { heartbeat_id: '' },
-      'PUT /admin/sim/markets/{conditionId}': { enabled: true, knobs: { spread: 2 } },
+      'PUT /admin/sim/markets/{conditionId}': { enabled: true, knobs: { halfSpreadTicks: 2 } },
       'POST /admin/scenarios': { name: 'calm' },
       'POST /admin/clock/advance': { seconds: 1, until: 0 },
       'POST /admin/bootstrap': { code: 'not-the-code' },

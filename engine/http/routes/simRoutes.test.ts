@@ -25,7 +25,7 @@ describe('simulation and scenario routes', () => {
     const r = await app.inject({ method: 'GET', url: '/sim/participants' });
     assert.equal(r.statusCode, 200);
     const list = r.json() as Array<{ address: string; role: string; market: string }>;
-    assert.equal(list.length, 16);
+    assert.equal(list.length, 20); // five per demo market: a maker, two noise traders, an informed trader, the news
     assert.ok(list.every((p) => /^0x[0-9a-f]{40}$/.test(p.address)));
   });
 

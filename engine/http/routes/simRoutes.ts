@@ -21,7 +21,10 @@ export function simRoutes(app: FastifyInstance, ctx: EngineContext): void {
 
   app.get('/admin/sim', { ...base, schema: { tags: TAG, security: SECURITY, summary: 'Simulation state: per market, its participants and their knobs' } }, async () => ({
     enabled: ctx.config.simulation,
+    seed: ctx.sim.seed ?? null,
     failures: ctx.sim.failures,
+    refused: ctx.sim.refused,
+    topUps: ctx.sim.topUps,
     lastFailure: ctx.sim.lastFailure,
     markets: ctx.sim.list(),
   }));
@@ -31,7 +34,8 @@ export function simRoutes(app: FastifyInstance, ctx: EngineContext): void {
     { ...base, schema: { tags: TAG, security: SECURITY, summary: "Turn a market's participants on/off, change one participant (or a role) or move the fair value", params: ResolveParams, body: SimMarketBody } },
     async (req) => {
       const { conditionId } = req.params as { conditionId: string };
-      const b = req.body as { enabled?: boolean; participant?: string; participantEnabled?: boolean; intensity?: number; latencyMs?: number; knobs?: Record<string, unknown>; fair?: string };
+      const b = req.body as { enabled?: boolean; participant?: string; participantEnabled?: boolean; intensity?: number; latencyMs?: number; knobs?: Record<string, unknown>; fair?: string; seed?: number };
+      if (b.seed !== undefined) await ctx.sim.reseed(b.seed);
       let info = b.enabled === false ? await ctx.sim.disableMarket(conditionId) : b.enabled === true ? await ctx.sim.enableMarket(conditionId) : undefined;
       if (b.participant !== undefined) {
         info = await ctx.sim.configure(conditionId, b.participant, {
@@ -52,7 +56,7 @@ export function simRoutes(app: FastifyInstance, ctx: EngineContext): void {
   }));
 
   app.post('/admin/scenarios', { ...base, schema: { tags: TAG, security: SECURITY, summary: 'Start a scenario: {"name": <library name>} or {"scenario": <inline scenario>}', body: StartScenarioBody } }, async (req, reply) => {
-    const b = req.body as { name?: string; scenario?: unknown };
+    const b = req.body as { name?: string; scenario?: unknown; seed?: number };
     return reply.code(201).send(await ctx.scenarios.start(b));
   });
 

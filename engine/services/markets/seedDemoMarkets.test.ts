@@ -12,10 +12,10 @@ import { MarketDataService } from './marketDataService.js';
 import { createMarketTestContext } from '../../testkit/marketKit.js';
 import { DEMO_MAKER_KEY, DEMO_SEEDED_KEY, seedDemoMarkets } from './seedDemoMarkets.js';
 
-test('a fresh data directory gets four demo markets with two-sided books, once', async () => {
+test('a fresh data directory gets four demo markets with two-sided books, once (without participants)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'seed-'));
   try {
-    const first = await createMarketTestContext(new ManualClock(1_800_000_000_000), { dataDir: dir });
+    const first = await createMarketTestContext(new ManualClock(1_800_000_000_000), { dataDir: dir, simulation: false });
     const placed: PostOrderBody[] = [];
     const place = first.ctx.orders.place.bind(first.ctx.orders);
     first.ctx.orders.place = (identity, body, opts) => (placed.push(body), place(identity, body, opts));
@@ -56,12 +56,27 @@ test('a fresh data directory gets four demo markets with two-sided books, once',
     first.close();
 
     // A restart does not seed again.
-    const second = await createMarketTestContext(new ManualClock(1_800_000_100_000), { dataDir: dir });
+    const second = await createMarketTestContext(new ManualClock(1_800_000_100_000), { dataDir: dir, simulation: false });
     await seedDemoMarkets(second.ctx);
     assert.equal(second.ctx.markets.list().length, 4);
     second.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('with participants on, the seeding places no static ladder: only the opening mints, the books stay empty for the market makers', async () => {
+  const { ctx, close } = await createMarketTestContext(new ManualClock(1_800_000_000_000), { simulation: true });
+  try {
+    await seedDemoMarkets(ctx);
+    const markets = ctx.markets.list();
+    assert.equal(markets.length, 4);
+    for (const m of markets) {
+      assert.equal(ctx.orders.book(m.conditionId)!.orderCount, 0, m.question);
+      assert.ok(ctx.orders.lastTrade(m.tokenIds[0]), 'the opening mint printed the fair price');
+    }
+  } finally {
+    close();
   }
 });
 

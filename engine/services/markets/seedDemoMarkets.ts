@@ -79,8 +79,9 @@ export type SeedDeps = Pick<Infra, 'chain' | 'clock' | 'ids' | 'config' | 'db' |
  *   1. it is credited paper collateral;
  *   2. per market it mints complete sets by crossing its own BUY of outcome 0 at the fair price with a
  *      BUY of outcome 1 at 1 − fair (the opening print of the tape);
- *   3. it quotes five levels each side: bids as BUY outcome 0 and SELL outcome 1, asks as SELL outcome 0
- *      and BUY outcome 1, so every order kind rests somewhere.
+ *   3. without simulated participants (`--no-sim`) it quotes five levels each side: bids as BUY outcome 0
+ *      and SELL outcome 1, asks as SELL outcome 0 and BUY outcome 1, so every order kind rests somewhere.
+ *      With participants on, their market makers provide the resting liquidity instead.
  * A data directory that was seeded once, or that already has markets, is left alone.
  */
 export async function seedDemoMarkets(ctx: SeedDeps): Promise<void> {
@@ -121,8 +122,11 @@ export async function seedDemoMarkets(ctx: SeedDeps): Promise<void> {
   }
   await placeAll(ctx, address, mints);
 
-  // Phase 2: quotes around the fair price, alternating the order kind per level.
+  // Phase 2 (only without participants): a static ladder around the fair price, alternating the order
+  // kind per level. With participants on, the resting liquidity is their market makers', which re-quote
+  // around a fair value that moves; a frozen ladder would pin the price (issue 21).
   const quotes: PostOrderBody[] = [];
+  if (ctx.config.simulation) return finish(ctx, repo, now);
   for (const { spec, market } of markets) {
     LEVEL_SHARES.forEach((size, i) => {
       const k = BigInt(i + 1);
@@ -133,7 +137,10 @@ export async function seedDemoMarkets(ctx: SeedDeps): Promise<void> {
     });
   }
   await placeAll(ctx, address, quotes);
+  await finish(ctx, repo, now);
+}
 
+async function finish(ctx: Pick<SeedDeps, 'writes'>, repo: MarketRepo, now: number): Promise<void> {
   await ctx.writes.commit(() => repo.setSetting(DEMO_SEEDED_KEY, new Date(now).toISOString()));
 }
 

@@ -2,9 +2,22 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ManualClock, ScaledClock, systemClock } from '../clock.js';
-import { SimScheduler } from './simScheduler.js';
+import { SimScheduler, STALL_JOBS } from './simScheduler.js';
 
 describe('the simulation scheduler', () => {
+  it('fails fast mode with a clear error when simulated time stops advancing', async () => {
+    const clock = new ManualClock(1_000);
+    const s = new SimScheduler(clock, clock);
+    let runs = 0;
+    const again = () => {
+      runs++;
+      s.at(clock.nowMs(), again);
+    };
+    s.at(2_000, again);
+    await assert.rejects(s.runUntil(10_000), /simulated time stopped advancing/);
+    assert.equal(runs, STALL_JOBS + 1);
+  });
+
   it('runs jobs in (time, insertion) order and moves the manual clock to each job in fast mode', async () => {
     const clock = new ManualClock(1_000);
     const s = new SimScheduler(clock, clock);

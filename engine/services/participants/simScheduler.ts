@@ -3,6 +3,9 @@ import { wallDelayMs, type Clock, type ManualClock } from '../clock.js';
 /** What a job is, for the advance's counts (`POST /admin/clock/advance` answers them). */
 export type JobKind = 'participant' | 'scenario' | 'tape' | 'marker';
 
+/** Jobs allowed at one simulated instant before fast mode gives up (a whole market opening at once is a few dozen). */
+export const STALL_JOBS = 100_000;
+
 interface Job {
   at: number;
   seq: number;
@@ -62,10 +65,21 @@ export class SimScheduler {
     this.timer = undefined;
   }
 
-  /** Fast mode: runs every job due up to `endMs`, setting the manual clock to each job's time, then to endMs. */
+  /**
+   * Fast mode: runs every job due up to `endMs`, setting the manual clock to each job's time, then to
+   * endMs. Fails with a clear error when simulated time stops advancing (more than STALL_JOBS jobs at
+   * one instant), instead of spinning for ever.
+   */
   async runUntil(endMs: number): Promise<void> {
     if (!this.manual) throw new Error('runUntil needs a manual clock (fast mode)');
-    while (this.queue.length > 0 && this.queue[0]!.at <= endMs) await this.runNext();
+    let sameInstant = 0;
+    while (this.queue.length > 0 && this.queue[0]!.at <= endMs) {
+      if (this.queue[0]!.at > this.manual.nowMs()) sameInstant = 0;
+      else if (++sameInstant > STALL_JOBS) {
+        throw new Error(`simulated time stopped advancing at ${new Date(this.manual.nowMs()).toISOString()}: ${STALL_JOBS} jobs ran at that instant without the clock moving (a participant or scenario event rescheduling itself with no delay)`);
+      }
+      await this.runNext();
+    }
     if (endMs > this.manual.nowMs()) this.manual.set(endMs);
   }
 

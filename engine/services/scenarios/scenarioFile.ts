@@ -1,11 +1,36 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { parse } from 'yaml';
 import { ApiError } from '../../protocol/errors.js';
 import { SCENARIO_ACTIONS, ScenarioHeader, type Scenario, type ScenarioActionName } from '../../protocol/schemas/scenario.js';
 
+/** The largest scenario accepted (1,000 events fit in well under it); a larger one is refused before parsing. */
+export const MAX_SCENARIO_BYTES = 1_048_576;
+
+function tooLarge(source: string, bytes: number): ApiError {
+  return new ApiError('invalid_field', `${source} is ${bytes} bytes; a scenario may be at most ${MAX_SCENARIO_BYTES} bytes (1 MiB). Split it or shorten it.`, { details: { field: 'scenario' } });
+}
+
+/** Reads a scenario file, refusing one over the size limit from its size alone (nothing of it is parsed). */
+export function readScenarioFile(path: string): Scenario {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    if (size > MAX_SCENARIO_BYTES) throw tooLarge(path, size);
+    const buf = Buffer.alloc(size);
+    let read = 0;
+    while (read < size) read += readSync(fd, buf, read, size - read, read);
+    return parseScenarioText(buf.toString('utf8'), path);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Parses a scenario file's text (YAML, which also reads JSON). A syntax error is a 400 naming the line. */
 export function parseScenarioText(text: string, source: string): Scenario {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > MAX_SCENARIO_BYTES) throw tooLarge(source, bytes);
   let data: unknown;
   try {
     data = parse(text);

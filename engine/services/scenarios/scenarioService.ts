@@ -16,7 +16,7 @@ export const SCENARIO_DIR = ['../../../scenarios/', '../../../../scenarios/'].ma
 /** What a scenario drives: the markets (operator actions) and the simulated participants. */
 export type ScenarioDeps = Pick<Infra, 'clock'> & {
   readonly markets: Pick<MarketService, 'byCondition' | 'list' | 'pause' | 'resolve' | 'resume' | 'setTickSize'>;
-  readonly sim: Pick<SimulationService, 'addWhale' | 'configure' | 'disableMarket' | 'enableMarket' | 'runFor' | 'scheduler' | 'setTruth' | 'shock'>;
+  readonly sim: Pick<SimulationService, 'addWhale' | 'configure' | 'disableMarket' | 'enableMarket' | 'list' | 'reseed' | 'runFor' | 'scheduler' | 'setTruth' | 'shock'>;
 };
 
 /**
@@ -68,25 +68,28 @@ export class ScenarioService {
   }
 
   /** Starts a scenario (stopping the one running), from the library by name or inline. */
-  async start(input: { name?: string; scenario?: unknown }): Promise<ScenarioProgress> {
+  async start(input: { name?: string; scenario?: unknown; seed?: number }): Promise<ScenarioProgress> {
     if ((input.name === undefined) === (input.scenario === undefined)) {
       throw new ApiError('invalid_field', "Send either 'name' (a library scenario) or 'scenario' (an inline one), not both or neither.", { details: { field: 'name' } });
     }
     const scenario = input.name !== undefined ? this.byName(input.name) : checkScenario(input.scenario);
-    for (const e of scenario.events) this.actionOf(e); // refuse unknown markets before anything starts
+    scenario.events.forEach((e, i) => this.actionOf(e, i)); // refuse unknown markets before anything starts
     this.stop();
     const gen = ++this.gen;
     const startedAt = this.ctx.clock.nowMs();
     const progress: ScenarioProgress = { name: scenario.name, state: 'running', startedAt, elapsedSeconds: 0, durationSeconds: scenario.durationSeconds, eventsDone: 0, eventsTotal: scenario.events.length, steps: [] };
     this.run = { scenario, progress, gen };
+    const seed = input.seed ?? scenario.seed;
+    if (seed !== undefined) await this.ctx.sim.reseed(seed);
     for (const ref of scenario.markets ?? []) await this.ctx.sim.enableMarket(this.marketOf(ref, 'markets'));
+    this.checkParticipants(scenario);
     const sched = this.ctx.sim.scheduler;
-    for (const e of scenario.events) {
+    scenario.events.forEach((e, i) => {
       sched.at(startedAt + Math.round(e.at * 1000), async () => {
         if (this.run?.gen !== gen) return;
-        await this.apply(e, progress);
+        await this.apply(e, i, progress);
       }, 'scenario');
-    }
+    });
     sched.at(startedAt + Math.round(scenario.durationSeconds * 1000), () => {
       if (this.run?.gen !== gen) return;
       progress.state = 'finished';
@@ -123,14 +126,41 @@ export class ScenarioService {
   }
 
   /** The event's action name and its market (checked), without running it. */
-  private actionOf(e: ScenarioEvent): { name: string; conditionId: string | undefined } {
+  private actionOf(e: ScenarioEvent, index: number): { name: string; conditionId: string | undefined } {
     const name = Object.keys(e).find((k) => k !== 'at')!;
     const body = (e as unknown as Record<string, { market?: number | string }>)[name]!;
-    return { name, conditionId: body.market === undefined ? undefined : this.marketOf(body.market, `events.${name}.market`) };
+    return { name, conditionId: body.market === undefined ? undefined : this.marketOf(body.market, `events.${index}.${name}.market`) };
   }
 
-  private async apply(e: ScenarioEvent, progress: ScenarioProgress): Promise<void> {
-    const { name, conditionId } = this.actionOf(e);
+  /**
+   * Every `participants` event names a role or a participant its market has (or will have: a whale
+   * of an earlier whale event of the scenario); an unknown one is a 400 before anything runs, not a
+   * failed step later.
+   */
+  private checkParticipants(scenario: Scenario): void {
+    const roles = new Set(['marketMaker', 'noise', 'informed', 'whale', 'news']);
+    const whales = new Map<string, number>();
+    scenario.events.forEach((e, i) => {
+      if ('whale' in e) {
+        const cid = this.actionOf(e, i).conditionId!;
+        whales.set(cid, (whales.get(cid) ?? 0) + 1);
+      }
+      if (!('participants' in e) || roles.has(e.participants.who)) return;
+      const cid = this.actionOf(e, i).conditionId!;
+      const names = this.ctx.sim.list().find((m) => m.conditionId === cid)?.participants.map((p) => p.name) ?? [];
+      const existing = names.filter((n) => n.startsWith('whale-')).length;
+      for (let n = 1; n <= existing + (whales.get(cid) ?? 0); n++) names.push(`whale-${n}`);
+      if (!names.includes(e.participants.who)) {
+        const field = `events.${i}.participants.who`;
+        throw new ApiError('invalid_field', `Field '${field}' names no participant of market ${JSON.stringify(e.participants.market)}: '${String(e.participants.who).slice(0, 80)}'. Use a role (${[...roles].join(', ')}) or a name: ${[...new Set(names)].join(', ') || 'the market has no participants; list it in markets'}.`, {
+          details: { field, in: 'body', problem: 'names no participant' },
+        });
+      }
+    });
+  }
+
+  private async apply(e: ScenarioEvent, index: number, progress: ScenarioProgress): Promise<void> {
+    const { name, conditionId } = this.actionOf(e, index);
     const cid = conditionId!;
     const sim = this.ctx.sim;
     try {
@@ -150,7 +180,7 @@ export class ScenarioService {
       else if ('resolve' in e) await this.ctx.markets.resolve(cid, e.resolve.winningOutcomeIndex);
       progress.steps.push({ at: e.at, action: name, ok: true });
     } catch (err) {
-      progress.steps.push({ at: e.at, action: name, ok: false, error: (err as Error).message });
+      progress.steps.push({ at: e.at, action: name, ok: false, error: `events.${index}.${name}: ${(err as Error).message}` });
     }
     progress.eventsDone++;
   }

@@ -116,7 +116,7 @@ function ParticipantRow(props: { p: SimParticipantState; onChange: (c: { partici
         {spread !== undefined ? (
           <label>
             half-spread{' '}
-            <input type="number" min={1} step={1} defaultValue={spread} style={{ width: 50 }} onBlur={(e) => Number(e.target.value) >= 1 && props.onChange({ knobs: { halfSpreadTicks: Math.round(Number(e.target.value)) } })} /> ticks
+            <input type="number" min={0.5} max={100} step={0.5} defaultValue={spread} style={{ width: 50 }} onBlur={(e) => Number(e.target.value) >= 0.5 && Number(e.target.value) <= 100 && props.onChange({ knobs: { halfSpreadTicks: Number(e.target.value) } })} /> ticks
           </label>
         ) : (
           <span className="dim">{Object.entries(p.knobs).map(([k, v]) => `${k} ${v}`).join(' · ')}</span>
