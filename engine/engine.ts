@@ -8,6 +8,7 @@ import { applyRequestDeadlines, BODY_TIMEOUT_MS, HEAD_TIMEOUT_MS, type RequestDe
 import { ConnectionTracker } from './http/connectionTracker.js';
 import { leanOrderRouter } from './http/routes/leanOrderRoutes.js';
 import { DATA_PREFIX, RELAYER_PREFIX } from './http/routes/index.js';
+import { AgentService } from './services/agents/agentService.js';
 import { AuthService } from './services/auth/authService.js';
 import { ScaledClock, SteppedClock, systemClock, type Clock } from './services/clock.js';
 import { ClockService } from './services/runs/clockService.js';
@@ -105,6 +106,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     // A fast or stepped run reports what happened after its setup (demo seeding) under <data>/runs/.
     const recorder = config.clock === 'real' ? undefined : new RunRecorder({ clock, db, dataDir: config.dataDir, markets: ctx.markets, orders: ctx.orders }, config.clock, startedAt, ids!.seed);
     ctx.clockService = new ClockService(ctx, config.clock, startedAt, recorder);
+    ctx.agents = new AgentService(ctx);
   } catch (e) {
     if (chainStarted) await ctx.chain.stop().catch(() => undefined);
     ctx.orders?.close();

@@ -3,6 +3,7 @@ import type { ChainHandle } from '../chain/chainHandle.js';
 import type { Db } from '../store/database.js';
 import type { Secrets } from '../store/secrets.js';
 import type { WriteBatcher } from '../store/writeBatcher.js';
+import type { AgentService } from './agents/agentService.js';
 import type { AuthService } from './auth/authService.js';
 import type { Clock } from './clock.js';
 import type { ClockService } from './runs/clockService.js';
@@ -50,4 +51,6 @@ export interface EngineContext {
   scenarios: ScenarioService;
   streams: StreamService;
   clockService: ClockService;
+  /** Agent tokens, their wallets and limits, and the MCP audit log (issue 24). */
+  agents: AgentService;
 }

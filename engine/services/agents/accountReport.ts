@@ -1,0 +1,36 @@
+import { TradeRepo } from '../../store/tradeRepo.js';
+import type { EngineContext } from '../context.js';
+import { markOf } from '../runs/markOf.js';
+import { fillsOf, RunLedger, type AccountReport } from '../runs/runLedger.js';
+
+export interface AgentReport extends Omit<AccountReport, 'maxDrawdown'> {
+  /** From the run's equity curve (sampled each exchange minute) in a stepped or fast run; null in real time, where no curve is kept. */
+  maxDrawdown: string | null;
+  source: 'run' | 'trades';
+  runId: string | null;
+}
+
+/**
+ * One account's performance with the run report's maths (runLedger.ts): in a stepped or fast run the run
+ * recorder's own ledger (so the numbers equal report.json's), otherwise a ledger replayed from the
+ * account's trades and marked now.
+ */
+export function accountReport(ctx: EngineContext, address: string): AgentReport {
+  const key = address.toLowerCase();
+  const recorder = ctx.clockService?.recorder;
+  if (recorder) {
+    const line = recorder.account(key) ?? emptyReport(key);
+    return { ...line, source: 'run', runId: recorder.runId };
+  }
+  const ledger = new RunLedger();
+  const repo = new TradeRepo(ctx.db);
+  // Oldest first: average cost depends on the order of the fills.
+  const rows = repo.list({ owner: key }, 1_000_000, 0).rows.slice().reverse();
+  for (const t of rows) for (const f of fillsOf(t)) if (f.account.toLowerCase() === key) ledger.apply(f);
+  const line = ledger.report(markOf(ctx)).find((a) => a.account === key) ?? emptyReport(key);
+  return { ...line, maxDrawdown: null, source: 'trades', runId: null };
+}
+
+function emptyReport(account: string): AccountReport {
+  return { account, pnl: '0', realisedPnl: '0', unrealisedPnl: '0', fees: '0', trades: 0, turnover: '0', maxDrawdown: '0', positions: [] };
+}
