@@ -106,8 +106,25 @@ export class AgentService {
     const a = this.agents.find((x) => timingSafeEqual(Buffer.from(x.tokenHash), Buffer.from(hash)));
     if (!a) throw new ApiError('agent_unauthorized', 'This agent token is unknown. Ask the operator for one (POST /admin/agents).');
     if (a.revokedAt !== null) throw new ApiError('agent_unauthorized', `This agent token was revoked at ${new Date(a.revokedAt).toISOString()}. Ask the operator for a new one (POST /admin/agents).`);
-    const session: AgentSession = { info: infoOf(a), signer: new DemoSigner(this.ctx, a.privateKey), window: new PlacementWindow(), tokenHint: token.slice(0, TOKEN_PREFIX.length + 6) };
-    this.sessions.set(hash, session);
+    return this.sessionOf(a, token.slice(0, TOKEN_PREFIX.length + 6));
+  }
+
+  /**
+   * The in-process agent of `npm run mcp` (stdio): the live agent of this name, or a new one. The stdio
+   * client is the engine's own process owner, so no token travels; the audit log names it `stdio`.
+   */
+  async local(name: string, limits?: unknown): Promise<AgentSession> {
+    const found = this.agents.find((x) => x.name === name && x.revokedAt === null);
+    if (found) return this.sessionOf(found, 'stdio');
+    const created = await this.create({ name, ...(limits === undefined ? {} : { limits }) });
+    return this.sessionOf(this.agents.find((x) => x.id === created.id)!, 'stdio');
+  }
+
+  private sessionOf(a: StoredAgent, tokenHint: string): AgentSession {
+    const cached = this.sessions.get(a.tokenHash);
+    if (cached) return cached;
+    const session: AgentSession = { info: infoOf(a), signer: new DemoSigner(this.ctx, a.privateKey), window: new PlacementWindow(), tokenHint };
+    this.sessions.set(a.tokenHash, session);
     return session;
   }
 
