@@ -155,6 +155,50 @@ describe('the MCP server over Streamable HTTP (issue 24)', () => {
     });
   });
 
+  it('the account, data and market-operation tools answer: faucet, activity, history, tape, cancel_all, paper reset, scenarios; a resolved market refuses orders', async () => {
+    await withAgent({}, undefined, async ({ engine, client }) => {
+      const m = await firstMarket(client);
+      const faucet = await call(client, 'faucet', { amount: '250.5' });
+      assert.equal(faucet.data.balance, '10250.5', faucet.text);
+      assert.equal((await call(client, 'faucet', { amount: '0' })).ok, false);
+      assert.equal((await call(client, 'place_order', { token_id: m.yes, side: 'BUY', size: '10', type: 'FOK' })).ok, true);
+      assert.equal((await call(client, 'place_order', { token_id: m.no, side: 'BUY', size: '5', price: '0.01' })).ok, true);
+      const activity = await call(client, 'get_activity', { limit: 5 });
+      assert.equal((activity.data.activity as Array<{ type: string }>)[0]?.type, 'TRADE');
+      const tape = await call(client, 'get_recent_trades', { market: m.conditionId, limit: 50 });
+      assert.ok((tape.data.trades as unknown[]).length >= 1, tape.text);
+      const history = await call(client, 'get_price_history', { token_id: m.yes, interval: '1d', fidelity_minutes: 1 });
+      assert.ok((history.data.history as unknown[]).length >= 1, history.text);
+      const cancelled = await call(client, 'cancel_all');
+      assert.equal((cancelled.data.canceled as unknown[]).length, 1);
+      const reset = await call(client, 'reset_paper_account');
+      assert.equal(reset.data.balance, '10000', reset.text);
+      const scenarios = await call(client, 'list_scenarios');
+      assert.ok((scenarios.data.library as Array<{ name: string }>).length >= 1, scenarios.text);
+      assert.match((await call(client, 'stop_scenario')).text, /No scenario is running/);
+      const gtd = await call(client, 'place_order', { token_id: m.yes, side: 'BUY', size: '5', price: '0.1', type: 'GTD' });
+      assert.match(gtd.text, /GTD order needs expires_at/);
+      await engine.ctx.markets.resolve(m.conditionId, 0);
+      const closed = await call(client, 'place_order', { token_id: m.yes, side: 'BUY', size: '5', price: '0.5' });
+      assert.equal(closed.ok, false);
+      assert.match(closed.text, /is resolved and takes no orders/);
+      assert.equal((await call(client, 'get_market', { market: m.yes })).data.state, 'resolved');
+    });
+  });
+
+  it('a GTD order placed under a stepped clock expires when an advance passes its expiry', async () => {
+    await withAgent({ clock: 'stepped', clockStart: Date.UTC(2030, 0, 1), seed: 3, simulation: false }, undefined, async ({ client }) => {
+      const m = await firstMarket(client);
+      const expiresAt = Date.UTC(2030, 0, 1) / 1000 + 120;
+      const placed = await call(client, 'place_order', { token_id: m.yes, side: 'BUY', size: '5', price: '0.1', type: 'GTD', expires_at: expiresAt });
+      assert.equal(placed.ok, true, placed.text);
+      assert.equal(((await call(client, 'list_open_orders')).data.orders as unknown[]).length, 1);
+      const adv = await call(client, 'advance', { seconds: 300 });
+      assert.equal((adv.data.processed as { expiries: number }).expiries, 1, adv.text);
+      assert.equal(((await call(client, 'list_open_orders')).data.orders as unknown[]).length, 0);
+    });
+  });
+
   it('a stepped run (place, advance, report) run twice gives identical reports', async () => {
     const run = () =>
       withAgent({ clock: 'stepped', clockStart: Date.UTC(2030, 0, 1), seed: 11 }, undefined, async ({ engine, client }) => {
