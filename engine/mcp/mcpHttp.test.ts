@@ -155,6 +155,25 @@ describe('the MCP server over Streamable HTTP (issue 24)', () => {
     });
   });
 
+  it("keeps one session per initialize: another agent's token cannot use it, an unknown session is 404 (re-initialise), and GET offers no stream", async () => {
+    await withAgent({}, undefined, async ({ host, op }) => {
+      const a = (await op('POST', '/admin/agents', { name: 'a' })).json as { token: string };
+      const b = (await op('POST', '/admin/agents', { name: 'b' })).json as { token: string };
+      const transport = new StreamableHTTPClientTransport(new URL(host + '/mcp'), { requestInit: { headers: { authorization: `Bearer ${a.token}` } } });
+      const client = new Client({ name: 'mcp-test', version: '1.0.0' });
+      await client.connect(transport);
+      assert.equal(typeof transport.sessionId, 'string');
+      const post = (token: string, session: string) =>
+        fetch(host + '/mcp', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'mcp-session-id': session, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+      assert.equal((await post(a.token, transport.sessionId!)).status, 200);
+      assert.equal((await post(b.token, transport.sessionId!)).status, 404, "another agent's token");
+      assert.equal((await post(a.token, 'no-such-session')).status, 404);
+      const get = await fetch(host + '/mcp', { headers: { authorization: `Bearer ${a.token}`, accept: 'text/event-stream' } });
+      assert.equal(get.status, 405);
+      await client.close();
+    });
+  });
+
   it('the account, data and market-operation tools answer: faucet, activity, history, tape, cancel_all, paper reset, scenarios; a resolved market refuses orders', async () => {
     await withAgent({}, undefined, async ({ engine, client }) => {
       const m = await firstMarket(client);

@@ -1,9 +1,7 @@
-import type { FastifyInstance } from 'fastify';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../protocol/errors.js';
 import type { EngineContext } from '../../services/context.js';
-import { auditTransport } from '../../mcp/auditTransport.js';
-import { createMcpServer } from '../../mcp/createMcpServer.js';
+import { McpSessions } from '../mcpSessions.js';
 import { operatorGuard } from './operatorGuard.js';
 
 const TAG = ['agents'];
@@ -19,8 +17,8 @@ function limitOf(raw: unknown): number {
 
 /**
  * Agents (issue 24, docs/agents.md): the operator issues and revokes agent tokens and reads the audit
- * log; an agent speaks MCP at /mcp (Streamable HTTP, stateless: a server per request, so any number of
- * clients and no session to lose) with its token, behind the same Host/Origin guard and rate limits.
+ * log; an agent speaks MCP at /mcp (Streamable HTTP, sessions: mcpSessions.ts) with its token, behind the
+ * same Host/Origin guard and rate limits.
  */
 export function agentRoutes(app: FastifyInstance, ctx: EngineContext): void {
   const base = { onRequest: operatorGuard(ctx) };
@@ -33,20 +31,8 @@ export function agentRoutes(app: FastifyInstance, ctx: EngineContext): void {
     return { entries: ctx.agents.audit.read({ ...(q.agent ? { agentId: q.agent } : {}), limit: limitOf(q.limit) }) };
   });
 
-  const mcp = async (req: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
-    const agent = ctx.agents.authenticate(req.headers.authorization);
-    const server = createMcpServer(ctx, agent);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await server.connect(transport);
-    auditTransport(transport, ctx, agent);
-    // The transport writes the answer itself; the headers set so far (rate limits) go with it.
-    reply.hijack();
-    for (const [k, v] of Object.entries(reply.getHeaders())) if (v !== undefined) reply.raw.setHeader(k, v as string);
-    reply.raw.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await transport.handleRequest(req.raw, reply.raw, req.body);
-  };
+  const sessions = new McpSessions(ctx);
+  app.addHook('onClose', async () => sessions.closeAll());
+  const mcp = async (req: FastifyRequest, reply: FastifyReply) => sessions.handle(req, reply, ctx.agents.authenticate(req.headers.authorization));
   for (const method of ['GET', 'POST', 'DELETE'] as const) app.route({ method, url: MCP_PATH, schema: { tags: TAG, summary: 'MCP (Streamable HTTP) for agents: Authorization: Bearer <agent token>', hide: method !== 'POST' } as object, handler: mcp });
 }
