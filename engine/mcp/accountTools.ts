@@ -1,9 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { formatUnits } from '../protocol/amounts.js';
-import { accountReport } from '../services/agents/accountReport.js';
+import { accountReport, collateralOf } from '../services/agents/accountReport.js';
 import { PaperService } from '../services/paper/paperService.js';
-import { COLLATERAL } from '../store/balanceRepo.js';
 import { decimal, defineTool, ToolRefusal, units, type ToolDeps } from './toolKit.js';
 
 /** Most collateral one faucet call credits. */
@@ -21,8 +20,7 @@ export function registerAccountTools(server: McpServer, deps: ToolDeps): void {
     description: 'Paper collateral of this agent\'s wallet: total, reserved by open orders, available.',
     input: {},
   }, () => {
-    const b = ctx.orders.balanceOf(address, COLLATERAL);
-    const d = { address, balance: formatUnits(b.balance), reserved: formatUnits(b.reserved), available: formatUnits(b.available) };
+    const d = { address, ...collateralOf(ctx, address) };
     return { summary: `${d.available} available of ${d.balance} (${d.reserved} reserved).`, data: d };
   });
 
@@ -63,7 +61,7 @@ export function registerAccountTools(server: McpServer, deps: ToolDeps): void {
     const v = units(amount, 'amount');
     if (v <= 0n || v > MAX_FAUCET) throw new ToolRefusal(`amount must be more than 0 and at most ${formatUnits(MAX_FAUCET)}; got ${amount}.`);
     await ctx.orders.creditCollateral(address, v, 'faucet');
-    const b = formatUnits(ctx.orders.balanceOf(address, COLLATERAL).balance);
+    const b = collateralOf(ctx, address).balance;
     return { summary: `credited ${formatUnits(v)}; balance ${b}.`, data: { credited: formatUnits(v), balance: b } };
   });
 

@@ -1,3 +1,5 @@
+import { formatUnits } from '../../protocol/amounts.js';
+import { COLLATERAL } from '../../store/balanceRepo.js';
 import { TradeRepo } from '../../store/tradeRepo.js';
 import type { EngineContext } from '../context.js';
 import { markOf } from '../runs/markOf.js';
@@ -33,4 +35,10 @@ export function accountReport(ctx: EngineContext, address: string): AgentReport 
 
 function emptyReport(account: string): AccountReport {
   return { account, pnl: '0', realisedPnl: '0', unrealisedPnl: '0', fees: '0', trades: 0, turnover: '0', maxDrawdown: '0', positions: [] };
+}
+
+/** An account's paper collateral as decimal text: total, reserved by open orders, available. */
+export function collateralOf(ctx: EngineContext, address: string): { balance: string; reserved: string; available: string } {
+  const b = ctx.orders.balanceOf(address, COLLATERAL);
+  return { balance: formatUnits(b.balance), reserved: formatUnits(b.reserved), available: formatUnits(b.available) };
 }
