@@ -218,6 +218,22 @@ describe('the MCP server over Streamable HTTP (issue 24)', () => {
     });
   });
 
+  it('run_until with stop_on own_fill stops at the end of the first exchange minute in which a resting order of the agent filled', async () => {
+    await withAgent({ clock: 'stepped', clockStart: Date.UTC(2030, 0, 1), seed: 5 }, undefined, async ({ client }) => {
+      const m = await firstMarket(client);
+      const price = await call(client, 'get_price', { token_id: m.yes });
+      const inside = (Number(price.data.bestBid) + 0.01).toFixed(2);
+      assert.ok(Number(inside) < Number(price.data.bestAsk), 'a bid inside the spread, first in line');
+      assert.equal((await call(client, 'place_order', { token_id: m.yes, side: 'BUY', size: '5', price: inside })).ok, true);
+      const until = Date.UTC(2030, 0, 1, 1);
+      const r = await call(client, 'run_until', { time: until, stop_on: ['own_fill'] });
+      assert.equal(r.data.stoppedBy, 'own_fill', r.text);
+      assert.ok((r.data.now as number) < until);
+      assert.equal(((r.data.now as number) - Date.UTC(2030, 0, 1)) % 60_000, 0, 'on a minute boundary');
+      assert.equal((await call(client, 'get_report')).data.trades, 1);
+    });
+  });
+
   it('a stepped run (place, advance, report) run twice gives identical reports', async () => {
     const run = () =>
       withAgent({ clock: 'stepped', clockStart: Date.UTC(2030, 0, 1), seed: 11 }, undefined, async ({ engine, client }) => {
