@@ -2,6 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { AgentSession } from '../services/agents/agentService.js';
 import type { EngineContext } from '../services/context.js';
 import { registerAccountTools } from './accountTools.js';
+import { registerAgentResources } from './agentResources.js';
 import { registerMarketTools } from './marketTools.js';
 import { registerTimeTools } from './timeTools.js';
 import { registerTradingTools } from './tradingTools.js';
@@ -19,5 +20,6 @@ export function createMcpServer(ctx: EngineContext, agent: AgentSession): McpSer
   registerTradingTools(server, deps);
   registerAccountTools(server, deps);
   registerTimeTools(server, deps);
+  registerAgentResources(server, deps);
   return server;
 }

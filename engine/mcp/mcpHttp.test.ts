@@ -174,6 +174,21 @@ describe('the MCP server over Streamable HTTP (issue 24)', () => {
     });
   });
 
+  it("serves each market's rules and the agent's report as resources, logged like tool calls", async () => {
+    await withAgent({}, undefined, async ({ op, client, agent }) => {
+      const listed = (await client.listResources()).resources;
+      assert.ok(listed.some((r) => r.uri === 'sandbox://account/report'));
+      const market = listed.find((r) => r.uri.startsWith('sandbox://markets/'))!;
+      const rules = JSON.parse(((await client.readResource({ uri: market.uri })).contents[0] as { text: string }).text) as { conditionId: string; tickSize: string };
+      assert.equal(`sandbox://markets/${rules.conditionId}`, market.uri);
+      const report = JSON.parse(((await client.readResource({ uri: 'sandbox://account/report' })).contents[0] as { text: string }).text) as { account: string };
+      assert.equal(report.account, agent.address);
+      await assert.rejects(client.readResource({ uri: 'sandbox://markets/0xnope' }), /No market .*list_markets/);
+      const entries = (await op('GET', `/admin/agents/audit?agent=${agent.id}`)).json.entries as Array<{ tool: string; ok: boolean }>;
+      assert.deepEqual(entries.map((e) => [e.tool, e.ok]), [['resource', true], ['resource', true], ['resource', false]]);
+    });
+  });
+
   it('the account, data and market-operation tools answer: faucet, activity, history, tape, cancel_all, paper reset, scenarios; a resolved market refuses orders', async () => {
     await withAgent({}, undefined, async ({ engine, client }) => {
       const m = await firstMarket(client);
