@@ -144,6 +144,12 @@ describe('the MCP server over Streamable HTTP (issue 24)', () => {
       assert.ok(agent.token.startsWith(entries[0]!.token), 'the token prefix, never the whole token');
       assert.notEqual(entries[0]!.token, agent.token);
 
+      const unknownField = await op('POST', '/admin/agents', { name: 'x', key: '0xabc' });
+      assert.equal(unknownField.status, 400, 'an agent never brings a key: unknown fields are refused');
+      const badLimit = await op('POST', '/admin/agents', { limits: { maxOrderNotional: '-1' } });
+      assert.equal(badLimit.status, 400);
+      assert.match(String(badLimit.json.message), /maxOrderNotional must be a positive decimal string/);
+      assert.equal((await op('DELETE', '/admin/agents/agent-99')).status, 404);
       const none = await fetch(host + '/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
       assert.equal(none.status, 401);
       assert.equal(((await none.json()) as { error: string }).error, 'agent_unauthorized');

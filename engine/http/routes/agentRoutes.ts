@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../protocol/errors.js';
 import type { EngineContext } from '../../services/context.js';
 import { McpSessions } from '../mcpSessions.js';
+import { CreateAgentBody } from '../../protocol/schemas/agents.js';
+import { emptyBodyIsObject } from './emptyBodyIsObject.js';
 import { operatorGuard } from './operatorGuard.js';
 
 const TAG = ['agents'];
@@ -23,7 +25,7 @@ function limitOf(raw: unknown): number {
 export function agentRoutes(app: FastifyInstance, ctx: EngineContext): void {
   const base = { onRequest: operatorGuard(ctx) };
 
-  app.post('/admin/agents', { ...base, schema: { tags: TAG, security: SECURITY, summary: 'Issue an agent token bound to a new funded paper wallet: {name?, limits?: {maxOrderNotional, maxOpenOrders, maxOrdersPerMinute}}; the token is shown once' } }, async (req) => ctx.agents.create((req.body ?? {}) as { name?: unknown; limits?: unknown }));
+  app.post('/admin/agents', { ...base, preValidation: emptyBodyIsObject, schema: { tags: TAG, security: SECURITY, body: CreateAgentBody, summary: 'Issue an agent token bound to a new funded paper wallet: {name?, limits?: {maxOrderNotional, maxOpenOrders, maxOrdersPerMinute}}; the token is shown once' } }, async (req) => ctx.agents.create(req.body as { name?: unknown; limits?: unknown }));
   app.get('/admin/agents', { ...base, schema: { tags: TAG, security: SECURITY, summary: 'Agents, their wallets, limits and revocation times' } }, async () => ({ agents: ctx.agents.list() }));
   app.delete('/admin/agents/:id', { ...base, schema: { tags: TAG, security: SECURITY, summary: "Revoke an agent's token (its wallet and history stay)" } }, async (req) => ctx.agents.revoke((req.params as { id: string }).id));
   app.get('/admin/agents/audit', { ...base, schema: { tags: TAG, security: SECURITY, summary: 'The newest MCP tool calls (?agent=<id>&limit=1..10000, default 100): time, agent, token prefix, tool, arguments, result' } }, async (req) => {
