@@ -56,7 +56,7 @@ describe('the MCP server over Streamable HTTP (issue 24)', () => {
   it('lists its tools, and an agent discovers a market, reads its book, quotes, rests a limit order, cancels it, takes liquidity with a market order and reads its balance, positions and report', async () => {
     await withAgent({}, undefined, async ({ client, agent }) => {
       const tools = (await client.listTools()).tools.map((t) => t.name);
-      for (const t of ['list_markets', 'get_market', 'get_book', 'get_price', 'get_price_history', 'get_recent_trades', 'quote_order', 'place_order', 'cancel_order', 'cancel_all', 'list_open_orders', 'get_balance', 'get_positions', 'get_trade_history', 'get_activity', 'faucet', 'reset_paper_account', 'get_report', 'get_clock', 'advance', 'run_until', 'list_scenarios', 'start_scenario', 'stop_scenario']) assert.ok(tools.includes(t), `tool ${t} is listed`);
+      for (const t of ['list_markets', 'get_market', 'get_book', 'get_price', 'get_price_history', 'get_recent_trades', 'quote_order', 'place_order', 'cancel_order', 'cancel_all', 'get_order', 'list_open_orders', 'get_balance', 'get_positions', 'get_trade_history', 'get_activity', 'faucet', 'reset_paper_account', 'get_report', 'get_clock', 'advance', 'run_until', 'list_scenarios', 'start_scenario', 'stop_scenario']) assert.ok(tools.includes(t), `tool ${t} is listed`);
 
       const m = await firstMarket(client);
       const market = await call(client, 'get_market', { market: m.conditionId });
@@ -84,6 +84,9 @@ describe('the MCP server over Streamable HTTP (issue 24)', () => {
       assert.equal((open.data.orders as unknown[]).length, 1);
       const cancel = await call(client, 'cancel_order', { order_id: rest.data.orderId });
       assert.equal(cancel.ok, true, cancel.text);
+      const cancelled = await call(client, 'get_order', { order_id: rest.data.orderId });
+      assert.equal(cancelled.data.status, 'cancelled', cancelled.text);
+      assert.match((await call(client, 'get_order', { order_id: 'nope' })).text, /This agent has no order "nope"/);
 
       const take = await call(client, 'place_order', { token_id: m.yes, side: 'BUY', size: '10', type: 'FAK' });
       assert.equal(take.ok, true, take.text);

@@ -116,6 +116,22 @@ export function registerTradingTools(server: McpServer, deps: ToolDeps): void {
     return { summary: `cancelled ${r.canceled.length} order(s).`, data: { canceled: r.canceled } };
   });
 
+  defineTool(server, deps, 'get_order', {
+    title: 'One order',
+    description: "One of this agent's orders by id, in any state: size, matched size, price, type, status, trades.",
+    input: { order_id: z.string().min(1) },
+  }, ({ order_id }) => {
+    let rec;
+    try {
+      rec = ctx.orders.get(order_id);
+    } catch {
+      rec = undefined;
+    }
+    // Another account's order is as unknown to this agent as a missing one.
+    if (!rec || rec.makerAddress.toLowerCase() !== agent.info.address) throw new ToolRefusal(`This agent has no order ${JSON.stringify(order_id)}. list_open_orders and get_trade_history show its orders.`);
+    return { summary: `${rec.side} ${rec.originalSize} @ ${rec.price} ${rec.status}, ${rec.sizeMatched} matched.`, data: rec as unknown as Record<string, unknown> };
+  });
+
   defineTool(server, deps, 'list_open_orders', {
     title: 'Open orders',
     description: 'This agent\'s orders resting on the books (optionally of one market).',
