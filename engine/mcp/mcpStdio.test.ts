@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -46,6 +46,8 @@ describe('npm run mcp: the MCP server over stdio (issue 24)', () => {
     const lines = readFileSync(join(dir, 'agents', 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { tool: string; token: string; agentId: string });
     assert.deepEqual(lines.map((l) => l.tool), ['get_clock', 'list_markets', 'place_order', 'advance', 'get_report']);
     assert.ok(lines.every((l) => l.token === 'stdio' && l.agentId === 'agent-1'));
+    assert.equal(statSync(join(dir, 'agents')).mode & 0o777, 0o700);
+    for (const f of ['agents.json', 'audit.jsonl']) assert.equal(statSync(join(dir, 'agents', f)).mode & 0o777, 0o600, `${f} is private`);
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -1,8 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatUnits } from '../../protocol/amounts.js';
 import { ApiError } from '../../protocol/errors.js';
+import { makePrivateDir, makePrivateFile } from '../../store/privateFiles.js';
 import type { EngineContext } from '../context.js';
 import { DemoSigner } from '../markets/seedDemoMarkets.js';
 import { AuditLog } from './auditLog.js';
@@ -51,8 +52,11 @@ export class AgentService {
 
   constructor(private readonly ctx: EngineContext) {
     const dir = join(ctx.config.dataDir, 'agents');
-    mkdirSync(dir, { recursive: true });
+    // Wallet keys and the calls' arguments: private like the rest of the data directory (0700/0600, every start).
+    makePrivateDir(dir);
     this.file = join(dir, 'agents.json');
+    makePrivateFile(this.file);
+    makePrivateFile(join(dir, 'audit.jsonl'), true);
     this.audit = new AuditLog(join(dir, 'audit.jsonl'));
     this.agents = existsSync(this.file) ? (JSON.parse(readFileSync(this.file, 'utf8')) as StoredAgent[]) : [];
   }

@@ -1,5 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 
 /** One MCP tool call as the audit log keeps it. */
 export interface AuditEntry {
@@ -25,9 +24,8 @@ const MAX_RESULT = 16_000;
  * leaves (appendFileSync: a crash never loses a call that was answered).
  */
 export class AuditLog {
-  constructor(readonly path: string) {
-    mkdirSync(dirname(path), { recursive: true });
-  }
+  /** `path`'s folder exists (the agents service makes it private first). */
+  constructor(readonly path: string) {}
 
   append(e: AuditEntry): void {
     const json = JSON.stringify(e.result ?? null);
