@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createEngine } from '../engine/engine.js';
+import { fastRun, HOUR, withEngine } from './clockBench.js';
 
 export interface ReadPair {
   name: string;
@@ -69,4 +70,40 @@ export async function runMcpBench(): Promise<ReadPair[]> {
     await engine.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+export interface McpAdvanceResult {
+  /** Wall seconds of one simulated hour: the MCP `advance` tool, and --clock fast, best of two each. */
+  toolWallSeconds: number;
+  fastWallSeconds: number;
+  /** tool rate ÷ fast rate. */
+  ratio: number;
+}
+
+/** The clock bench's hour of the calm preset, stepped by an agent's `advance` call over MCP, beside --clock fast. */
+export async function runMcpAdvanceBench(): Promise<McpAdvanceResult> {
+  const tool: number[] = [];
+  const fast: number[] = [];
+  for (let i = 0; i < 2; i++) {
+    fast.push(await fastRun());
+    tool.push(
+      await withEngine({ clock: 'stepped' }, async (e) => {
+        const ready = await e.listen();
+        const agent = await e.ctx.agents.create({ name: 'bench' });
+        const client = new Client({ name: 'mcp-bench', version: '1.0.0' });
+        await client.connect(new StreamableHTTPClientTransport(new URL(`${ready.trading}/mcp`), { requestInit: { headers: { authorization: `Bearer ${agent.token}` } } }));
+        // Timed from the scenario's start, as the fast run is.
+        const t0 = performance.now();
+        await e.ctx.scenarios.start({ scenario: HOUR });
+        const r = await client.callTool({ name: 'advance', arguments: { seconds: HOUR.durationSeconds } });
+        const wall = (performance.now() - t0) / 1000;
+        if (r.isError) throw new Error(`advance refused: ${JSON.stringify(r.content)}`);
+        await client.close();
+        return wall;
+      }),
+    );
+  }
+  const toolWallSeconds = Math.min(...tool);
+  const fastWallSeconds = Math.min(...fast);
+  return { toolWallSeconds, fastWallSeconds, ratio: fastWallSeconds / toolWallSeconds };
 }

@@ -11,7 +11,7 @@ import { runMatchingBench } from './matchingBench.js';
 import { runReferenceBench, type ReferenceResult } from './referenceBench.js';
 import { runSimBench } from './simBench.js';
 import { runClockBench } from './clockBench.js';
-import { runMcpBench } from './mcpBench.js';
+import { runMcpAdvanceBench, runMcpBench } from './mcpBench.js';
 import { runStreamBench } from './streamBench.js';
 import type { ReferenceStage } from './referenceServer.js';
 
@@ -200,6 +200,9 @@ async function main(): Promise<void> {
     for (const m of await runMcpBench()) {
       row(`MCP get_${m.name} p99 vs REST (${m.name === 'book' ? 'GET /book' : 'GET /data-api/positions'})`, `${fmt(m.toolP99Ms, 2)} ms (p50 ${fmt(m.toolP50Ms, 2)})`, `REST ${fmt(m.restP99Ms, 2)} ms (p50 ${fmt(m.restP50Ms, 2)}); ≤ 2× = ${fmt(m.toolP99Ms / m.restP99Ms, 2)}×`, m.toolP99Ms <= 2 * m.restP99Ms);
     }
+    console.error('… MCP advance: one simulated hour of the calm preset by the advance tool vs --clock fast (best of two each)');
+    const a = await runMcpAdvanceBench();
+    row('MCP advance of one simulated hour ÷ --clock fast rate', `${fmt(a.ratio, 2)} (tool ${fmt(a.toolWallSeconds, 2)} s, fast ${fmt(a.fastWallSeconds, 2)} s)`, '≥ 0.8', a.ratio >= 0.8);
   }
 
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length), 6));
