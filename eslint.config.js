@@ -1,5 +1,5 @@
 // Lint, and the layer rules of DEVELOPERS.md: imports point down only.
-//   http → services → (book, store, chain) → protocol;  client → protocol;  renderer → protocol, client;
+//   http → mcp → services → (book, store, chain) → protocol;  client → protocol;  renderer → protocol, client;
 //   electron → the engine's public entry (engine/index.ts) only.
 import tseslint from 'typescript-eslint';
 
@@ -38,6 +38,12 @@ export default tseslint.config(
   layer(['engine/store/**/*.ts'], up(['book', 'chain', 'services', 'http', 'client'], 'store imports only protocol.')),
   layer(['engine/chain/**/*.ts'], up(['book', 'store', 'services', 'http', 'client'], 'chain imports only protocol.')),
   layer(['engine/services/**/*.ts'], up(['http', 'client'], 'services must not import the HTTP layer or the client library.')),
+  // MCP tools are an interface like the routes: they call services (docs/agents.md).
+  // (The engine's client library by its relative path: the SDK's own client, '@modelcontextprotocol/sdk/client/…', is allowed.)
+  layer(['engine/mcp/**/*.ts'], [
+    ...up(['book', 'store', 'chain', 'http'], 'MCP tools call services; they never touch book, store, chain or the HTTP layer.'),
+    { group: ['../client/**', '../client'], message: 'MCP tools call services, not the client library.' },
+  ]),
   layer(['engine/http/**/*.ts'], up(['book', 'store', 'chain', 'client'], 'http routes call services; they never touch book, store or chain directly.')),
   layer(['engine/client/**/*.ts'], up(['book', 'store', 'chain', 'services', 'http'], 'the client library imports only protocol (it runs in the browser too).')),
   // Tests of services and routes act as users: they may drive the engine through the client library

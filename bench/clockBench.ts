@@ -25,9 +25,9 @@ export interface ClockBenchResult {
   participantOrders: number;
 }
 
-const HOUR: Scenario = { name: 'calm-hour', description: 'the calm preset on one market for an hour', durationSeconds: 3600, markets: [0], events: [] } as Scenario;
+export const HOUR: Scenario = { name: 'calm-hour', description: 'the calm preset on one market for an hour', durationSeconds: 3600, markets: [0], events: [] } as Scenario;
 
-async function withEngine<T>(config: Partial<EngineConfig>, body: (e: Engine) => Promise<T>): Promise<T> {
+export async function withEngine<T>(config: Partial<EngineConfig>, body: (e: Engine) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'clock-bench-'));
   // Participants off at start: the scenario turns on market 0's alone, so both runs do the same work.
   const engine = await createEngine({ dataDir: dir, chain: 'none', rateLimits: false, serveRenderer: false, simulation: false, clockStart: Date.UTC(2030, 0, 1), ...config });
@@ -39,7 +39,7 @@ async function withEngine<T>(config: Partial<EngineConfig>, body: (e: Engine) =>
   }
 }
 
-async function fastRun(): Promise<number> {
+export async function fastRun(): Promise<number> {
   return withEngine({ clock: 'fast' }, async (e) => (await runScenarioFast(e.ctx, HOUR)).wallSeconds);
 }
 

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every performance figure of the engine, each printed beside its target and the
  * reference measured in the same run. A benchmark, not a timed test: it reports, it does not fail CI.
- * `npm run bench -- matching crypto http reference cold sim streams clock` runs a subset (`http` includes
+ * `npm run bench -- matching crypto http reference cold sim streams clock mcp` runs a subset (`http` includes
  * `reference`; `streams` is the WebSocket fan-out and the order path with subscribers).
  */
 import { runColdStartBench } from './coldStartBench.js';
@@ -11,6 +11,7 @@ import { runMatchingBench } from './matchingBench.js';
 import { runReferenceBench, type ReferenceResult } from './referenceBench.js';
 import { runSimBench } from './simBench.js';
 import { runClockBench } from './clockBench.js';
+import { runMcpAdvanceBench, runMcpBench } from './mcpBench.js';
 import { runStreamBench } from './streamBench.js';
 import type { ReferenceStage } from './referenceServer.js';
 
@@ -210,6 +211,16 @@ async function main(): Promise<void> {
     const c = await runClockBench();
     row('advance of one simulated hour, calm preset', `${fmt(c.advanceSpeedup)}× real time (${fmt(c.advanceWallSeconds, 2)} s, ${fmt(c.participantOrders)} participant orders)`, '≥ 100×', c.advanceSpeedup >= 100);
     row('  same hour, advance rate ÷ --clock fast rate', `${fmt(c.ratio, 2)} (fast: ${fmt(c.fastSpeedup)}× in ${fmt(c.fastWallSeconds, 2)} s)`, '≥ 0.8', c.ratio >= 0.8);
+  }
+
+  if (want('mcp')) {
+    console.error('… MCP reads: a tool call over Streamable HTTP (SDK client) vs the same REST read, sequential, 600 each');
+    for (const m of await runMcpBench()) {
+      row(`MCP get_${m.name} p99 vs REST (${m.name === 'book' ? 'GET /book' : 'GET /data-api/positions'})`, `${fmt(m.toolP99Ms, 2)} ms (p50 ${fmt(m.toolP50Ms, 2)})`, `REST ${fmt(m.restP99Ms, 2)} ms (p50 ${fmt(m.restP50Ms, 2)}); ≤ 2× = ${fmt(m.toolP99Ms / m.restP99Ms, 2)}×`, m.toolP99Ms <= 2 * m.restP99Ms);
+    }
+    console.error('… MCP advance: one simulated hour of the calm preset by the advance tool vs --clock fast (best of two each)');
+    const a = await runMcpAdvanceBench();
+    row('MCP advance of one simulated hour ÷ --clock fast rate', `${fmt(a.ratio, 2)} (tool ${fmt(a.toolWallSeconds, 2)} s, fast ${fmt(a.fastWallSeconds, 2)} s)`, '≥ 0.8', a.ratio >= 0.8);
   }
 
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length), 6));

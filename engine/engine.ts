@@ -8,6 +8,7 @@ import { isIP } from 'node:net';
 import { buildApp } from './http/app.js';
 import { closeWithGrace, type ServerLimits } from './http/serverLimits.js';
 import { DATA_PREFIX, RELAYER_PREFIX } from './http/routes/index.js';
+import { AgentService } from './services/agents/agentService.js';
 import { AuthService } from './services/auth/authService.js';
 import { BuilderAuth } from './services/auth/builderAuth.js';
 import { ScaledClock, SteppedClock, systemClock, type Clock } from './services/clock.js';
@@ -125,7 +126,8 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     // A fast or stepped run reports what happened after its setup (demo seeding) under <data>/runs/.
     const recorder = config.clock === 'real' ? undefined : new RunRecorder({ clock, db, dataDir: config.dataDir, markets, orders: trading, isSimulated: (a) => sim.isSimulated(a) }, config.clock, startedAt, ids!.seed);
     const clockService = new ClockService({ clock, sim }, config.clock, startedAt, recorder);
-    ctx = { config, clock, wallClock, ...seeded, db, writes, secrets, chain, auth, builderAuth, markets, marketData, listings, orders: trading, rateLimiter, relayer, data, paper, heartbeats, sim, operatorBootstrap, chainProxy, scenarios, streams, clockService, mids };
+    const agents = new AgentService({ chain, clock, config, ids, orders: trading });
+    ctx = { config, clock, wallClock, ...seeded, db, writes, secrets, chain, auth, builderAuth, markets, marketData, listings, orders: trading, rateLimiter, relayer, data, paper, heartbeats, sim, operatorBootstrap, chainProxy, scenarios, streams, clockService, mids, agents };
   } catch (e) {
     await chain?.stop().catch(() => undefined);
     orders?.close();

@@ -1,15 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../protocol/errors.js';
 import type { EngineContext } from './engineContext.js';
+import { MCP_PATH } from './routes/agentRoutes.js';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** The advance itself is refused by the clock service when one runs; it is not a write the advance waits for. */
 const ADVANCE_PATH = '/admin/clock/advance';
 /**
  * Heartbeats keep a client's orders alive on wall time (decisions §11): a bot must be able to beat while
- * a long advance runs, or its session would lapse and cancel its orders. They change no book.
+ * a long advance runs, or its session would lapse and cancel its orders. They change no book. MCP calls
+ * take their turn per tool (engine/mcp/toolKit.ts): one POST may be the advance itself.
  */
-const ALWAYS_OPEN = new Set([ADVANCE_PATH, '/v1/heartbeats']);
+const ALWAYS_OPEN = new Set([ADVANCE_PATH, '/v1/heartbeats', MCP_PATH]);
 
 export function clockAdvancing(method: string, path: string): ApiError {
   return new ApiError('clock_advancing', `An advance of the exchange clock is running; send ${method} ${path} again once POST ${ADVANCE_PATH} has answered. Reads answer meanwhile.`);

@@ -1,3 +1,4 @@
+import type { AgentService } from '../services/agents/agentService.js';
 import type { AuthService } from '../services/auth/authService.js';
 import type { BuilderAuth } from '../services/auth/builderAuth.js';
 import type { ChainProxy } from '../services/chainProxy/chainProxy.js';
@@ -42,4 +43,5 @@ export interface EngineContext extends Infra {
   readonly streams: StreamService;
   readonly clockService: ClockService;
   readonly mids: MidHistory;
+  readonly agents: AgentService;
 }

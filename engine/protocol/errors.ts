@@ -31,6 +31,8 @@ export const ERRORS = {
   invalid_bootstrap_code: { status: 401, message: 'The bootstrap code is unknown, used or expired (each works once, for a minute). Restart `npm start`, or paste the operatorToken of the ready line.' },
   api_key_limit: { status: 409, message: 'This wallet holds the most live API keys it may (100). Reuse one or revoke one with DELETE /auth/api-key.' },
   operator_unauthorized: { status: 401, message: 'Operator routes need Authorization: Bearer <operatorToken> (printed in the ready line).' },
+  agent_unauthorized: { status: 401, message: 'The MCP endpoint needs Authorization: Bearer <agent token> (POST /admin/agents issues one).' },
+  agent_not_found: { status: 404, message: 'No agent has this id. List agents with GET /admin/agents.' },
 
   // orders (interface §7, decisions §3)
   owner_address_mismatch: { status: 400, message: 'owner must equal the SERVICE_ADDRESS header.' },

@@ -171,6 +171,7 @@ describe('every body field of every route refuses every JSON type its schema doe
       'PUT /admin/markets/{conditionId}/fee-rate': { feeRateBps: 100 },
       'PUT /admin/markets/{conditionId}/tick-size': { tickSize: '0.001' },
       'POST /admin/faucet': { address: ADDRESS, amount: '1' },
+      'POST /admin/agents': { name: 'bot', limits: { maxOrderNotional: '10', maxOpenOrders: 2, maxOrdersPerMinute: 3 } },
       'POST /orders-scoring': [ORDER_ID],
       'POST /v1/heartbeats': { heartbeat_id: '' },
       'PUT /admin/sim/markets/{conditionId}': { enabled: true, knobs: { halfSpreadTicks: 2 } },

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { EngineContext } from '../engineContext.js';
 import { adminRoutes } from './adminRoutes.js';
+import { agentRoutes } from './agentRoutes.js';
 import { authRoutes } from './authRoutes.js';
 import { compatRoutes } from './compatRoutes.js';
 import { dataApiRoutes } from './dataApiRoutes.js';
@@ -33,6 +34,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: EngineContext): 
     operatorBootstrapRoutes(trading, ctx);
     rpcProxyRoutes(trading, ctx);
     paperRoutes(trading, ctx);
+    agentRoutes(trading, ctx);
   });
   await app.register(async (relayer) => relayerRoutes(relayer, ctx), { prefix: RELAYER_PREFIX });
   await app.register(async (data) => dataApiRoutes(data, ctx), { prefix: DATA_PREFIX });

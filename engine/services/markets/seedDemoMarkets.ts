@@ -183,8 +183,8 @@ export class DemoSigner {
     this.address = publicKeyToAddress(bytesToHex(secp256k1.publicKeyCreate(this.key, false)));
   }
 
-  /** A signed GTC order for `size` shares (participants pass a seeded `salt` so their orders replay exactly) of outcome `outcomeIndex` at `price` (micro-units). */
-  order(market: Market, outcomeIndex: 0 | 1, side: Side, price: bigint, size: bigint, salt?: string, feeRateBps = market.feeRateBps): PostOrderBody {
+  /** A signed GTC order for `size` shares (participants pass a seeded `salt` so their orders replay exactly) of outcome `outcomeIndex` at `price` (micro-units); `expiration` (unix seconds) for a GTD order. */
+  order(market: Market, outcomeIndex: 0 | 1, side: Side, price: bigint, size: bigint, salt?: string, feeRateBps = market.feeRateBps, expiration = '0'): PostOrderBody {
     const cost = (price * size) / ONE;
     const struct: OrderStruct = {
       salt: salt ?? BigInt('0x' + (this.ctx.ids?.bytes('demo-salt', 6) ?? randomBytes(6)).toString('hex')).toString(),
@@ -194,7 +194,7 @@ export class DemoSigner {
       tokenId: market.tokenIds[outcomeIndex],
       makerAmount: (side === 'BUY' ? cost : size).toString(),
       takerAmount: (side === 'BUY' ? size : cost).toString(),
-      expiration: '0',
+      expiration,
       nonce: '0',
       feeRateBps: String(feeRateBps),
       side,

@@ -1,12 +1,13 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatUnits, ONE } from '../../protocol/amounts.js';
+import { formatUnits } from '../../protocol/amounts.js';
 import { TradeRepo, type TradeRow } from '../../store/tradeRepo.js';
 import type { Db } from '../../store/database.js';
 import type { Clock, ClockMode } from '../clock.js';
 import type { MarketService } from '../markets/marketService.js';
 import type { OrderService } from '../orders/orderService.js';
-import { fillsOf, RunLedger, type Mark } from './runLedger.js';
+import { fillsOf, RunLedger, type AccountReport, type Mark } from './runLedger.js';
+import { markOf } from './markOf.js';
 
 const CSV_COLUMNS = ['id', 'match_time', 'condition_id', 'kind', 'taker_address', 'taker_asset_id', 'taker_side', 'price', 'maker_address', 'maker_asset_id', 'maker_side', 'maker_price', 'size', 'fee', 'taker_order_id', 'maker_order_id', 'transaction_hash'] as const;
 
@@ -119,19 +120,13 @@ export class RunRecorder {
     this.tradeCount += rows.length;
   }
 
-  /** A token's mark: the mid, else the last trade, else (resolved) its payout. */
-  private readonly mark: Mark = (tokenId) => {
-    const hit = this.ctx.markets.byToken(tokenId);
-    if (!hit) return undefined;
-    const { market, outcomeIndex } = hit;
-    if (market.winner !== null && market.winner !== undefined) return market.winner === outcomeIndex ? ONE : 0n;
-    const book = this.ctx.orders.book(market.conditionId);
-    const bid = book?.bestBid();
-    const ask = book?.bestAsk();
-    if (bid !== undefined && ask !== undefined) {
-      const yesMid = BigInt(bid + ask) / 2n;
-      return outcomeIndex === 0 ? yesMid : ONE - yesMid;
-    }
-    return this.ctx.orders.lastTrade(tokenId)?.price;
-  };
+  /** A token's mark (markOf.ts). */
+  private readonly mark: Mark = (tokenId) => markOf(this.ctx)(tokenId);
+
+  /** One account's line of the report as of now (no extra equity sample, so the run's own figures are unchanged). */
+  account(address: string): AccountReport | undefined {
+    this.catchUp();
+    const key = address.toLowerCase();
+    return this.ledger.report(this.mark).find((a) => a.account === key);
+  }
 }
