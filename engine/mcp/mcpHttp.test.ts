@@ -23,7 +23,8 @@ async function connect(host: string, token: string): Promise<Client> {
 }
 
 async function withAgent<T>(config: Partial<EngineConfig>, limits: Record<string, unknown> | undefined, body: (c: { engine: Engine; host: string; op: Op; client: Client; agent: { id: string; token: string; address: string } }) => Promise<T>): Promise<T> {
-  const { engine, host, close } = await startListeningEngine({ seedDemo: true, ...config });
+  // Participants off: the demo markets keep their static seed ladder, so books and fills are known in advance.
+  const { engine, host, close } = await startListeningEngine({ seedDemo: true, simulation: false, ...config });
   const op = operator(host, engine);
   try {
     const created = await op('POST', '/admin/agents', { name: 'tester', ...(limits ? { limits } : {}) });
@@ -243,12 +244,14 @@ describe('the MCP server over Streamable HTTP (issue 24)', () => {
   });
 
   it('run_until with stop_on own_fill stops at the end of the first exchange minute in which a resting order of the agent filled', async () => {
-    await withAgent({ clock: 'stepped', clockStart: Date.UTC(2030, 0, 1), seed: 5 }, undefined, async ({ client }) => {
+    await withAgent({ clock: 'stepped', clockStart: Date.UTC(2030, 0, 1), seed: 5, simulation: true }, undefined, async ({ client }) => {
       const m = await firstMarket(client);
+      // The participants' makers quote once time moves.
+      assert.equal((await call(client, 'advance', { seconds: 60 })).ok, true);
       const price = await call(client, 'get_price', { token_id: m.yes });
-      const inside = (Number(price.data.bestBid) + 0.01).toFixed(2);
-      assert.ok(Number(inside) < Number(price.data.bestAsk), 'a bid inside the spread, first in line');
-      assert.equal((await call(client, 'place_order', { token_id: m.yes, side: 'BUY', size: '5', price: inside })).ok, true);
+      // The makers quote a one-tick spread: join the best bid, behind them in the queue.
+      const bid = Number(price.data.bestBid).toFixed(2);
+      assert.equal((await call(client, 'place_order', { token_id: m.yes, side: 'BUY', size: '5', price: bid })).ok, true);
       const until = Date.UTC(2030, 0, 1, 1);
       const r = await call(client, 'run_until', { time: until, stop_on: ['own_fill'] });
       assert.equal(r.data.stoppedBy, 'own_fill', r.text);

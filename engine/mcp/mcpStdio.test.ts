@@ -33,10 +33,13 @@ describe('npm run mcp: the MCP server over stdio (issue 24)', () => {
       assert.equal(clock.data.now, Date.UTC(2030, 0, 1));
       const markets = await call(client, 'list_markets', { state: 'open' });
       const token = (markets.data.markets as Array<{ outcomes: Array<{ tokenId: string }> }>)[0]!.outcomes[0]!.tokenId;
+      // Time stands still until the first advance, and the demo markets' liquidity is the participants' quotes.
+      const opened = await call(client, 'advance', { seconds: 60 });
+      assert.equal(opened.data.now, Date.UTC(2030, 0, 1, 0, 1));
       const placed = await call(client, 'place_order', { token_id: token, side: 'BUY', size: '5', type: 'FOK' });
       assert.equal(placed.ok, true, placed.text);
       const adv = await call(client, 'advance', { seconds: 60 });
-      assert.equal(adv.data.now, Date.UTC(2030, 0, 1, 0, 1));
+      assert.equal(adv.data.now, Date.UTC(2030, 0, 1, 0, 2));
       const report = await call(client, 'get_report');
       assert.equal(report.data.trades, 1);
       assert.equal(report.data.source, 'run');
@@ -44,7 +47,7 @@ describe('npm run mcp: the MCP server over stdio (issue 24)', () => {
       await client.close();
     }
     const lines = readFileSync(join(dir, 'agents', 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { tool: string; token: string; agentId: string });
-    assert.deepEqual(lines.map((l) => l.tool), ['get_clock', 'list_markets', 'place_order', 'advance', 'get_report']);
+    assert.deepEqual(lines.map((l) => l.tool), ['get_clock', 'list_markets', 'advance', 'place_order', 'advance', 'get_report']);
     assert.ok(lines.every((l) => l.token === 'stdio' && l.agentId === 'agent-1'));
     assert.equal(statSync(join(dir, 'agents')).mode & 0o777, 0o700);
     for (const f of ['agents.json', 'audit.jsonl']) assert.equal(statSync(join(dir, 'agents', f)).mode & 0o777, 0o600, `${f} is private`);
