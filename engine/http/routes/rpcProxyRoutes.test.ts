@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createWalletClient, http, parseGwei } from 'viem';
+import { createPublicClient, createWalletClient, http, parseGwei } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createEngine, type Engine, type ReadyLine } from '../../engine.js';
 
@@ -44,6 +44,9 @@ describe("the local chain's JSON-RPC as web pages and wallets reach it", () => {
     const wallet = createWalletClient({ account: privateKeyToAccount(DEV_KEY), transport: http(rpcUrl) });
     const hash = await wallet.sendTransaction({ chain: null, to: VICTIM, value: 1n, gas: 21_000n, maxFeePerGas: parseGwei('10'), maxPriorityFeePerGas: 1n });
     assert.match(hash, /^0x[0-9a-f]{64}$/);
+    // anvil mines the transaction after answering its hash: read the balance once its receipt exists.
+    const receipt = await createPublicClient({ transport: http(rpcUrl) }).waitForTransactionReceipt({ hash, pollingInterval: 20, timeout: 10_000 });
+    assert.equal(receipt.status, 'success');
     assert.equal(await balance(), '0x1');
   });
 
