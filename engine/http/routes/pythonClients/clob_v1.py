@@ -18,10 +18,8 @@ from py_clob_client.clob_types import (
 )
 from py_clob_client.order_builder.constants import BUY, SELL
 
-from flows import ENV, check, flow, raises
+from flows import ENV, HOST, MARKET, NO, YES, check, flow, raises
 
-HOST, MARKET = ENV["host"], ENV["market"]
-YES, NO = MARKET["tokenIds"]
 OPTS = PartialCreateOrderOptions(tick_size="0.01", neg_risk=False)
 state = {}
 

@@ -19,10 +19,8 @@ from py_clob_client_v2 import (
     TradeParams,
 )
 
-from flows import ENV, check, flow, raises
+from flows import ENV, HOST, MARKET, NO, YES, check, flow, raises
 
-HOST, MARKET = ENV["host"], ENV["market"]
-YES, NO = MARKET["tokenIds"]
 OPTS = PartialCreateOrderOptions(tick_size="0.01", neg_risk=False)
 state = {}
 
