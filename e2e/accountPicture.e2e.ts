@@ -3,9 +3,8 @@
 // realised PnL.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
-import { eventually, onboardTrader, startJourney, type Journey } from './journeyHarness.js';
+import { atEachSize, binaryMarket, DEFAULT_VIEWPORT, eventually, exportCsv, startJourney, twoOnboardedTraders, type Journey } from './journeyHarness.js';
 import { crossAtPrice } from './crossAtPrice.js';
 
 let j: Journey;
@@ -20,11 +19,8 @@ const text = (page: Page, id: string) => page.getByTestId(id).innerText().catch(
 
 test('portfolio value and PnL in the top bar and Account view; a redeemed position stays with its realised PnL; activity exports as CSV', async () => {
   const question = `E2E picture ${Date.now()}`;
-  const market = await j.admin<{ condition_id: string }>('/markets', { question, outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize: '5' });
-  const a = await j.newTrader();
-  const b = await j.newTrader();
-  await onboardTrader(a.page);
-  await onboardTrader(b.page);
+  const market = await binaryMarket(j, question);
+  const { a, b } = await twoOnboardedTraders(j);
   const page = a.page;
   await eventually('the starting portfolio', async () => (await text(page, 'topbar-portfolio-value')) === '10,000.00');
   assert.equal(await text(page, 'topbar-total-pnl'), '+0.00');
@@ -46,22 +42,16 @@ test('portfolio value and PnL in the top bar and Account view; a redeemed positi
   const closed = page.getByTestId('closed-position-row');
   await eventually('the redeemed position stays', async () => (await closed.count()) === 1);
   assert.match(await closed.innerText(), /Yes[\s\S]*\+6\.00/);
-  for (const [w, h] of [
-    [1024, 700],
-    [1440, 900],
-    [1920, 1080],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
+  await atEachSize(page, async (w, h) => {
     const box = await page.getByTestId('topbar-portfolio').boundingBox();
     assert.ok(box && box.x + box.width <= w, `the top bar's account picture is in view at ${w}×${h}: ${JSON.stringify(box)}`);
     await j.screenshot(page, `issue23-account-picture-${w}x${h}`);
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
+  });
+  await page.setViewportSize(DEFAULT_VIEWPORT);
 
   await page.getByTestId('account-tab-activity').click();
   await eventually('activity rows', async () => (await page.getByTestId('activity-row').count()) >= 2);
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-activity').click()]);
-  const csv = await readFile((await download.path())!, 'utf8');
+  const csv = await exportCsv(page, 'export-activity');
   const lines = csv.trimEnd().split('\r\n');
   assert.equal(lines[0], 'time_utc,type,market,outcome,side,shares,price,usdc,transaction_hash');
   assert.ok(lines.some((l) => l.includes(',REDEEM,') && l.includes(question)), csv);

@@ -4,9 +4,8 @@
 // order history: cancelled, expired and rejected orders with their reasons.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
-import { eventually, onboardTrader, placeLimit, selectMarket, startJourney, type Journey } from './journeyHarness.js';
+import { binaryMarket, DEFAULT_VIEWPORT, eventually, exportCsv, onboardTrader, placeLimit, screenshotAtEachSize, selectMarket, startJourney, twoOnboardedTraders, type Journey } from './journeyHarness.js';
 import { crossAtPrice } from './crossAtPrice.js';
 
 let j: Journey;
@@ -17,30 +16,15 @@ after(async () => {
   await j?.close();
 });
 
-async function exportCsv(page: Page, testId: string): Promise<string> {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testId).click()]);
-  return readFile((await download.path())!, 'utf8');
-}
-
 async function shoot(page: Page, name: string): Promise<void> {
-  for (const [w, h] of [
-    [1024, 700],
-    [1440, 900],
-    [1920, 1080],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    await j.screenshot(page, `${name}-${w}x${h}`);
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
+  await screenshotAtEachSize(j, page, name);
+  await page.setViewportSize(DEFAULT_VIEWPORT);
 }
 
 test('a maker’s Yes BUY at 0.37 reads Yes BUY 0.37 with the market in Trade history and trades.csv', async () => {
   const question = `E2E records ${Date.now()}`;
-  await j.admin('/markets', { question, outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize: '5' });
-  const a = await j.newTrader();
-  const b = await j.newTrader();
-  await onboardTrader(a.page);
-  await onboardTrader(b.page);
+  await binaryMarket(j, question);
+  const { a, b } = await twoOnboardedTraders(j);
   await crossAtPrice(a.page, b.page, question, '0.37');
 
   await a.page.getByTestId('account-open').click();
@@ -58,7 +42,7 @@ test('a maker’s Yes BUY at 0.37 reads Yes BUY 0.37 with the market in Trade hi
 
 test('Order history lists a cancelled and a rejected order with their reasons', async () => {
   const question = `E2E history ${Date.now()}`;
-  await j.admin('/markets', { question, outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize: '5' });
+  await binaryMarket(j, question);
   const { page } = await j.newTrader();
   await onboardTrader(page);
   await selectMarket(page, question, 0);

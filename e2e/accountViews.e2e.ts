@@ -4,9 +4,7 @@
 // resolves redeems the winning position with the Redeem button.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import type { Page } from 'playwright-core';
-import { eventually, onboardTrader, placeLimit, startJourney, type Journey } from './journeyHarness.js';
+import { eventually, exportCsv, onboardTrader, placeLimit, startJourney, type Journey } from './journeyHarness.js';
 import { crossAtPrice } from './crossAtPrice.js';
 
 let j: Journey;
@@ -16,11 +14,6 @@ before(async () => {
 after(async () => {
   await j?.close();
 });
-
-async function exportCsv(page: Page, testId: string): Promise<string> {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testId).click()]);
-  return readFile((await download.path())!, 'utf8');
-}
 
 test('positions, trade explainer, activity, balance split, CSV export and redeem', async () => {
   const question = `E2E account ${Date.now()}`;

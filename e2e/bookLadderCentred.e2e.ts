@@ -4,14 +4,14 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { eventually, onboardTrader, placeLimit, selectMarket, startJourney, type Journey } from './journeyHarness.js';
+import { atEachSize, binaryMarket, eventually, onboardTrader, placeLimit, selectMarket, startJourney, SUPPORTED_SIZES, type Journey } from './journeyHarness.js';
 
 let j: Journey;
 let question: string;
 before(async () => {
   j = await startJourney();
   question = `E2E ladder ${Date.now()}`;
-  await j.admin('/markets', { question, outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize: '5' });
+  await binaryMarket(j, question);
 });
 after(async () => {
   await j?.close();
@@ -46,22 +46,19 @@ test('both best prices and the spread are in view at 1024×700, 1280×720, 1366�
   await page.getByTestId('outcome-tab-0').click();
   await eventually('12 levels a side', async () => (await page.getByTestId('book-ask-row').count()) === 12 && (await page.getByTestId('book-bid-row').count()) === 12);
 
-  for (const [w, h] of [
-    [1024, 700],
-    [1280, 720],
-    [1366, 768],
-    [1440, 900],
-    [1920, 1080],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    for (const sel of [BEST_ASK, SPREAD, BEST_BID]) {
-      await eventually(`${sel} in view at ${w}×${h}`, async () => (await shown(page, sel)) === true, 5000).catch(async (e) => {
-        await j.screenshot(page, `issue23-ladder-${w}x${h}-failed`);
-        throw new Error(`${String(e)} (${await shown(page, sel)})`);
-      });
-    }
-    if (w === 1024 || w === 1440 || w === 1920) await j.screenshot(page, `issue23-ladder-${w}x${h}`);
-  }
+  await atEachSize(
+    page,
+    async (w, h) => {
+      for (const sel of [BEST_ASK, SPREAD, BEST_BID]) {
+        await eventually(`${sel} in view at ${w}×${h}`, async () => (await shown(page, sel)) === true, 5000).catch(async (e) => {
+          await j.screenshot(page, `issue23-ladder-${w}x${h}-failed`);
+          throw new Error(`${String(e)} (${await shown(page, sel)})`);
+        });
+      }
+      if (w === 1024 || w === 1440 || w === 1920) await j.screenshot(page, `issue23-ladder-${w}x${h}`);
+    },
+    SUPPORTED_SIZES,
+  );
 
   // The deeper levels are reachable: the ladder scrolls.
   await page.setViewportSize({ width: 1366, height: 768 });

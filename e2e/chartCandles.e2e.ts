@@ -3,7 +3,7 @@
 // market's tick and grows with the window.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, onboardTrader, placeLimit, selectMarket, startJourney, type Journey } from './journeyHarness.js';
+import { atEachSize, binaryMarket, eventually, placeLimit, selectMarket, startJourney, twoOnboardedTraders, type Journey } from './journeyHarness.js';
 import { crossAtPrice } from './crossAtPrice.js';
 
 let j: Journey;
@@ -16,11 +16,8 @@ after(async () => {
 
 test('three fills in one minute make one candle 0.40 → 0.45 → 0.42 with their volume; Mid draws the closing mid; the chart grows with the window', async () => {
   const question = `E2E candles ${Date.now()}`;
-  await j.admin('/markets', { question, outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize: '5' });
-  const a = await j.newTrader();
-  const b = await j.newTrader();
-  await onboardTrader(a.page);
-  await onboardTrader(b.page);
+  await binaryMarket(j, question);
+  const { a, b } = await twoOnboardedTraders(j);
   // Wait for a fresh minute so the three fills share one 1-minute candle.
   const s = new Date().getUTCSeconds();
   if (s > 30) await new Promise((r) => setTimeout(r, (61 - s) * 1000));
@@ -56,15 +53,10 @@ test('three fills in one minute make one candle 0.40 → 0.45 → 0.42 with thei
   await page.getByTestId('chart-mode-last').click();
 
   const heights: number[] = [];
-  for (const [w, h] of [
-    [1024, 700],
-    [1440, 900],
-    [1920, 1080],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
+  await atEachSize(page, async (w, h) => {
     await page.waitForTimeout(300);
     heights.push(Math.round((await page.getByTestId('chart-canvas').boundingBox())!.height));
     await j.screenshot(page, `issue23-chart-${w}x${h}`);
-  }
+  });
   assert.ok(heights[0]! >= 60 && heights[1]! > heights[0]! && heights[2]! > heights[1]!, `the chart grows with the window (${heights.join(' → ')} px)`);
 });

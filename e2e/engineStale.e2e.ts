@@ -3,14 +3,14 @@
 // the ticket and "network_error" the API keys; a global pause by the operator is announced.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, onboardTrader, selectMarket, startJourney, type Journey } from './journeyHarness.js';
+import { binaryMarket, eventually, onboardTrader, selectMarket, startJourney, type Journey } from './journeyHarness.js';
 
 let j: Journey;
 let question: string;
 before(async () => {
   j = await startJourney();
   question = `E2E stale ${Date.now()}`;
-  await j.admin('/markets', { question, outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize: '5' });
+  await binaryMarket(j, question);
 });
 after(async () => {
   await j?.close();

@@ -1,10 +1,11 @@
 // Shared setup of the e2e journeys: a real engine in-process on a temp data directory, Debian's
 // Chromium driven by playwright-core, and small waiting helpers (playwright-core has no `expect`).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { ensureBrowser } from '../scripts/findBrowser.mjs';
 import { createEngine, type ChainMode, type Engine, type ReadyLine } from '../engine/index.js';
 
@@ -12,12 +13,34 @@ import { createEngine, type ChainMode, type Engine, type ReadyLine } from '../en
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? ensureBrowser();
 export const ARTIFACTS = fileURLToPath(new URL('../test-results/', import.meta.url));
 
+/** The window a trader's page opens at. */
+export const DEFAULT_VIEWPORT = { width: 1440, height: 900 } as const;
+/** The sizes the journeys screenshot at: the smallest supported window, the default one and a large one. */
+export const SCREENSHOT_SIZES = [
+  [1024, 700],
+  [1440, 900],
+  [1920, 1080],
+] as const;
+/** Every supported window size, the small laptop ones included, smallest first. */
+export const SUPPORTED_SIZES = [
+  [1024, 700],
+  [1280, 720],
+  [1366, 768],
+  [1440, 900],
+  [1920, 1080],
+] as const;
+
+export interface Trader {
+  context: BrowserContext;
+  page: Page;
+}
+
 export interface Journey {
   engine: Engine;
   ready: ReadyLine;
   appUrl: string;
   browser: Browser;
-  newTrader(): Promise<{ context: BrowserContext; page: Page }>;
+  newTrader(): Promise<Trader>;
   admin<T>(path: string, body: unknown): Promise<T>;
   screenshot(page: Page, name: string): Promise<string>;
   /** Stops the engine (the pages stay open), as a crash or a quit would. */
@@ -54,7 +77,7 @@ export async function startJourney(opts: { chain?: ChainMode } = {}): Promise<Jo
       browser: b,
       async newTrader() {
         // A context per trader: its own localStorage, so its own burner wallet and API key.
-        const context = await b.newContext({ viewport: { width: 1440, height: 900 } });
+        const context = await b.newContext({ viewport: { ...DEFAULT_VIEWPORT } });
         contexts.push(context);
         const page = await context.newPage();
         page.setDefaultTimeout(20_000);
@@ -113,6 +136,46 @@ export async function onboardTrader(page: Page): Promise<string> {
   // The first key grants the paper balance; the wallet panel shows it once the key is active.
   await page.getByTestId('wallet-balance').locator('b').waitFor();
   return address;
+}
+
+/** A fresh binary Yes/No market at a 0.01 tick. */
+export function binaryMarket(j: Journey, question: string, minOrderSize = '5'): Promise<{ condition_id: string }> {
+  return j.admin<{ condition_id: string }>('/markets', { question, outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize });
+}
+
+/** Two traders, each in its own browser context, both onboarded (wallet, API key, paper balance). */
+export async function twoOnboardedTraders(j: Journey): Promise<{ a: Trader; b: Trader }> {
+  const a = await j.newTrader();
+  const b = await j.newTrader();
+  await onboardTrader(a.page);
+  await onboardTrader(b.page);
+  return { a, b };
+}
+
+/** Sets the page's window to each size in turn (the screenshot sizes unless told) and runs `check` there. */
+export async function atEachSize(page: Page, check: (width: number, height: number) => Promise<void>, sizes: readonly (readonly [number, number])[] = SCREENSHOT_SIZES): Promise<void> {
+  for (const [w, h] of sizes) {
+    await page.setViewportSize({ width: w, height: h });
+    await check(w, h);
+  }
+}
+
+/** A screenshot `<name>-<w>x<h>` at each of the screenshot sizes; the window is left at the largest. */
+export function screenshotAtEachSize(j: Journey, page: Page, name: string): Promise<void> {
+  return atEachSize(page, async (w, h) => {
+    await j.screenshot(page, `${name}-${w}x${h}`);
+  });
+}
+
+/** The toasts (sonner) on the page that contain `text`. */
+export function toast(page: Page, text: string): Locator {
+  return page.locator('[data-sonner-toast]').filter({ hasText: text });
+}
+
+/** Clicks an export button and returns the text of the file it downloads. */
+export async function exportCsv(page: Page, testId: string): Promise<string> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testId).click()]);
+  return readFile((await download.path())!, 'utf8');
 }
 
 /** Shows one of the side column's tabs below the ticket: the wallet (default), keys at rest, or the Safe wizard. */

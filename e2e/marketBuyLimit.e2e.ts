@@ -3,7 +3,7 @@
 // its amount actually reaches, never more than the amount, with a visible slippage setting.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, onboardTrader, placeLimit, selectMarket, startJourney, type Journey } from './journeyHarness.js';
+import { binaryMarket, eventually, placeLimit, screenshotAtEachSize, selectMarket, startJourney, twoOnboardedTraders, type Journey } from './journeyHarness.js';
 
 let j: Journey;
 before(async () => {
@@ -15,11 +15,8 @@ after(async () => {
 
 test('a $20 market buy signs 55.55 @ 0.36, spends at most $20 and raises no fat-finger warning; slippage is visible and moves the limit', async () => {
   const question = `E2E market limit ${Date.now()}`;
-  await j.admin('/markets', { question, outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize: '5' });
-  const maker = await j.newTrader();
-  const taker = await j.newTrader();
-  await onboardTrader(maker.page);
-  await onboardTrader(taker.page);
+  await binaryMarket(j, question);
+  const { a: maker, b: taker } = await twoOnboardedTraders(j);
   // No bids mirror as Yes asks: 80 @ 0.36, 100 @ 0.43 and 500 @ 0.51.
   await selectMarket(maker.page, question, 1);
   await placeLimit(maker.page, { side: 'BUY', price: '0.64', size: '80' });
@@ -54,12 +51,5 @@ test('a $20 market buy signs 55.55 @ 0.36, spends at most $20 and raises no fat-
   await page.getByTestId('ticket-submit').click();
   await page.getByTestId('order-confirm').click();
   await eventually('filled at the best ask', async () => /filled 52\.63 of 52\.63/.test(await page.getByTestId('ticket-result').innerText().catch(() => '')));
-  for (const [w, h] of [
-    [1024, 700],
-    [1440, 900],
-    [1920, 1080],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    await j.screenshot(page, `issue23-market-buy-${w}x${h}`);
-  }
+  await screenshotAtEachSize(j, page, 'issue23-market-buy');
 });

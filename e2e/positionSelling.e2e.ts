@@ -3,7 +3,7 @@
 // with words about shares (not "add funds").
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, onboardTrader, placeLimit, startJourney, type Journey } from './journeyHarness.js';
+import { atEachSize, binaryMarket, DEFAULT_VIEWPORT, eventually, placeLimit, startJourney, twoOnboardedTraders, type Journey } from './journeyHarness.js';
 import { crossAtPrice } from './crossAtPrice.js';
 
 let j: Journey;
@@ -16,11 +16,8 @@ after(async () => {
 
 test('Sell on a position fills the SELL ticket with the shares held, presets size it, overselling is blocked, Close sells it all at market', async () => {
   const question = `E2E sell position ${Date.now()}`;
-  await j.admin('/markets', { question, outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize: '1' });
-  const a = await j.newTrader();
-  const b = await j.newTrader();
-  await onboardTrader(a.page);
-  await onboardTrader(b.page);
+  await binaryMarket(j, question, '1');
+  const { a, b } = await twoOnboardedTraders(j);
   await crossAtPrice(a.page, b.page, question, '0.4');
   const page = a.page;
 
@@ -44,16 +41,11 @@ test('Sell on a position fills the SELL ticket with the shares held, presets siz
   await error.waitFor();
   assert.equal(await error.innerText(), 'You hold 10.00 Yes shares: sell at most 10.00.');
   assert.equal(await page.getByTestId('ticket-submit').isDisabled(), true);
-  for (const [w, h] of [
-    [1024, 700],
-    [1440, 900],
-    [1920, 1080],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
+  await atEachSize(page, async (w, h) => {
     await page.getByTestId('ticket-held').scrollIntoViewIfNeeded();
     await j.screenshot(page, `issue23-sell-ticket-${w}x${h}`);
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
+  });
+  await page.setViewportSize(DEFAULT_VIEWPORT);
 
   // B bids for Yes; Close on A's position sells all 10 at market.
   await b.page.getByTestId('outcome-tab-0').click();

@@ -3,8 +3,7 @@
 // says "Resolved: Yes", losing positions read "Lost" with nothing to redeem, and every holder is told.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
-import { eventually, onboardTrader, startJourney, type Journey } from './journeyHarness.js';
+import { binaryMarket, eventually, screenshotAtEachSize, startJourney, toast, twoOnboardedTraders, type Journey } from './journeyHarness.js';
 import { crossAtPrice } from './crossAtPrice.js';
 
 let j: Journey;
@@ -15,15 +14,10 @@ after(async () => {
   await j?.close();
 });
 
-const toast = (page: Page, text: string) => page.locator('[data-sonner-toast]').filter({ hasText: text });
-
 test('every holder hears of the resolution; the winner redeems, the loser reads Lost with nothing to redeem', async () => {
   const question = `E2E resolved holders ${Date.now()}`;
-  const market = await j.admin<{ condition_id: string }>('/markets', { question, outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize: '5' });
-  const a = await j.newTrader();
-  const b = await j.newTrader();
-  await onboardTrader(a.page);
-  await onboardTrader(b.page);
+  const market = await binaryMarket(j, question);
+  const { a, b } = await twoOnboardedTraders(j);
   // A holds 10 Yes, B 10 No; neither has an open order left.
   await crossAtPrice(a.page, b.page, question, '0.4');
   await b.page.getByTestId('tab-positions').click();
@@ -48,14 +42,7 @@ test('every holder hears of the resolution; the winner redeems, the loser reads 
   assert.match(await won.innerText(), /10\.00 Yes shares won/);
   const aRow = a.page.getByTestId('position-row').first();
   await aRow.getByTestId('redeem').waitFor();
-  for (const [w, h] of [
-    [1024, 700],
-    [1440, 900],
-    [1920, 1080],
-  ] as const) {
-    await b.page.setViewportSize({ width: w, height: h });
-    await j.screenshot(b.page, `issue23-resolved-lost-${w}x${h}`);
-  }
+  await screenshotAtEachSize(j, b.page, 'issue23-resolved-lost');
   await aRow.getByTestId('redeem').click();
   const paid = toast(a.page, 'Redeemed');
   await paid.waitFor();

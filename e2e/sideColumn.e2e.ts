@@ -3,14 +3,14 @@
 // action is in view at every supported size without scrolling; the rest sits behind tabs.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { onboardTrader, selectMarket, showSideTab, startJourney, type Journey } from './journeyHarness.js';
+import { atEachSize, binaryMarket, onboardTrader, selectMarket, showSideTab, startJourney, SUPPORTED_SIZES, type Journey } from './journeyHarness.js';
 
 let j: Journey;
 let question: string;
 before(async () => {
   j = await startJourney();
   question = `E2E side ${Date.now()}`;
-  await j.admin('/markets', { question, outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize: '5' });
+  await binaryMarket(j, question);
 });
 after(async () => {
   await j?.close();
@@ -22,20 +22,17 @@ test('the Buy button is in view without scrolling at 1024×700, 1280×720, 1366�
   await selectMarket(page, question, 0);
   await page.getByTestId('ticket-price').fill('0.3');
   await page.getByTestId('ticket-size').fill('10');
-  for (const [w, h] of [
-    [1024, 700],
-    [1280, 720],
-    [1366, 768],
-    [1440, 900],
-    [1920, 1080],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    await page.evaluate(() => document.querySelectorAll('.side').forEach((el) => (el.scrollTop = 0)));
-    const btn = (await page.getByTestId('ticket-submit').boundingBox())!;
-    if (w === 1024 || w === 1440 || w === 1920) await j.screenshot(page, `issue23-side-${w}x${h}`);
-    assert.ok(btn.y >= 0 && btn.y + btn.height <= h - 24, `Buy button in view at ${w}×${h} (${Math.round(btn.y)}–${Math.round(btn.y + btn.height)})`);
-    assert.ok(btn.x >= 0 && btn.x + btn.width <= w, `Buy button within the width at ${w}×${h}`);
-  }
+  await atEachSize(
+    page,
+    async (w, h) => {
+      await page.evaluate(() => document.querySelectorAll('.side').forEach((el) => (el.scrollTop = 0)));
+      const btn = (await page.getByTestId('ticket-submit').boundingBox())!;
+      if (w === 1024 || w === 1440 || w === 1920) await j.screenshot(page, `issue23-side-${w}x${h}`);
+      assert.ok(btn.y >= 0 && btn.y + btn.height <= h - 24, `Buy button in view at ${w}×${h} (${Math.round(btn.y)}–${Math.round(btn.y + btn.height)})`);
+      assert.ok(btn.x >= 0 && btn.x + btn.width <= w, `Buy button within the width at ${w}×${h}`);
+    },
+    SUPPORTED_SIZES,
+  );
   // One panel at a time below the ticket: the keys-at-rest panel and the Safe wizard wait behind tabs.
   assert.equal(await page.getByTestId('keys-panel').isVisible(), false, 'keys at rest hidden until chosen');
   assert.equal(await page.getByTestId('init-trading-open').isVisible(), false, 'the Safe wizard hidden until chosen');

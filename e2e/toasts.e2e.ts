@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { eventually, onboardTrader, placeLimit, selectMarket, startJourney, type Journey } from './journeyHarness.js';
+import { atEachSize, binaryMarket, eventually, onboardTrader, placeLimit, selectMarket, startJourney, toast, type Journey } from './journeyHarness.js';
 import { twoTradersWithMirroredAsk } from './twoTraders.js';
 
 let j: Journey;
@@ -14,8 +14,6 @@ before(async () => {
 after(async () => {
   await j?.close();
 });
-
-const toast = (page: Page, text: string) => page.locator('[data-sonner-toast]').filter({ hasText: text });
 
 /** Visible controls whose box the toast overlaps (buttons, fields, links, tabs). */
 async function controlsUnder(page: Page, text: string): Promise<string[]> {
@@ -45,7 +43,7 @@ async function controlsUnder(page: Page, text: string): Promise<string[]> {
 
 test('an immediate fill is toasted with side, size, average price and market; the maker’s later fill too; a cancel names the order', async () => {
   const question = `E2E toasts ${Date.now()}`;
-  await j.admin('/markets', { question, outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize: '5' });
+  await binaryMarket(j, question);
   const { a, b } = await twoTradersWithMirroredAsk(j, question);
 
   // B lifts A's mirrored ask with a market buy: the fill is immediate (status matched).
@@ -82,16 +80,11 @@ test('an immediate fill is toasted with side, size, average price and market; th
 
 test('toasts cover no control at 1024×700, 1440×900 and 1920×1080; an error stays until dismissed', async () => {
   const question = `E2E toast place ${Date.now()}`;
-  await j.admin('/markets', { question, outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize: '5' });
+  await binaryMarket(j, question);
   const { page } = await j.newTrader();
   await onboardTrader(page);
   await selectMarket(page, question, 0);
-  for (const [w, h] of [
-    [1024, 700],
-    [1440, 900],
-    [1920, 1080],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
+  await atEachSize(page, async (w, h) => {
     await placeLimit(page, { side: 'BUY', price: '0.2', size: '5' });
     await toast(page, 'Order placed').first().waitFor();
     // Measured where it rests, after sonner's slide-in.
@@ -100,7 +93,7 @@ test('toasts cover no control at 1024×700, 1440×900 and 1920×1080; an error s
     await j.screenshot(page, `issue23-toast-${w}x${h}`);
     assert.deepEqual(covered, [], `at ${w}×${h} the toast covers ${covered.join(', ')}`);
     for (const close of await page.locator('[data-sonner-toast] [data-close-button]').all()) await close.click().catch(() => undefined);
-  }
+  });
 
   // A rejection (far too large for the balance) stays past the 4 s the others live, until dismissed.
   await placeLimit(page, { side: 'BUY', price: '0.5', size: '50000' });

@@ -1,15 +1,9 @@
 // Two onboarded traders on one fresh market: A rests a Yes bid at 0.40 and B sees it mirrored as a No ask
 // at 0.60, ready to trade against it. Several issue-14 journeys start here.
-import type { BrowserContext, Page } from 'playwright-core';
-import { eventually, onboardTrader, placeLimit, selectMarket, type Journey } from './journeyHarness.js';
-
-type Trader = { context: BrowserContext; page: Page };
+import { eventually, placeLimit, selectMarket, twoOnboardedTraders, type Journey, type Trader } from './journeyHarness.js';
 
 export async function twoTradersWithMirroredAsk(j: Journey, question: string, a: { size?: string; type?: 'GTC' | 'GTD' } = {}): Promise<{ a: Trader; b: Trader }> {
-  const ta = await j.newTrader();
-  const tb = await j.newTrader();
-  await onboardTrader(ta.page);
-  await onboardTrader(tb.page);
+  const { a: ta, b: tb } = await twoOnboardedTraders(j);
   await selectMarket(ta.page, question, 0);
   if (a.type === 'GTD') {
     await ta.page.getByTestId('ticket-type').selectOption('GTD');

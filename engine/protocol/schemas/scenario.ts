@@ -33,12 +33,20 @@ export const INTENSITY_RANGE = { exclusiveMinimum: 0, maximum: 600 } as const;
 /** Reaction delay of one participant, ms: [0, 60000]. */
 export const LATENCY_RANGE = { minimum: 0, maximum: 60_000 } as const;
 
+// The fields a scenario's participants event and the sim route's body share.
+const Intensity = Type.Optional(Type.Number({ ...INTENSITY_RANGE, description: 'Actions per minute, (0, 600]' }));
+const LatencyMs = Type.Optional(Type.Number({ ...LATENCY_RANGE, description: 'Reaction delay, ms, [0, 60000]' }));
+/** A seed for the participants' random draws; `description` says which participants it reseeds. */
+const Seed = (description: string) => Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description }));
+/** BUY or SELL, in Yes terms. */
+const YesSide = (description: string) => Type.Union([Type.Literal('BUY'), Type.Literal('SELL')], { description });
+
 const Knobs = Type.Object(
   {
     ...Object.fromEntries(
       Object.entries(KNOB_RANGES).map(([k, r]) => [k, Type.Optional(('integer' in r ? Type.Integer : Type.Number)({ minimum: r.minimum, maximum: r.maximum, description: r.description }))]),
     ),
-    side: Type.Optional(Type.Union([Type.Literal('BUY'), Type.Literal('SELL')], { description: 'whale: side in Yes terms' })),
+    side: Type.Optional(YesSide('whale: side in Yes terms')),
   },
   { additionalProperties: false, description: 'Knobs of the participant (see GET /admin/sim and docs/scenarios.md for the ranges)' },
 );
@@ -50,8 +58,8 @@ export const SCENARIO_ACTIONS = {
       market: MarketRef,
       who: Type.String({ description: 'A participant name (mm-1, noise-2, …) or a role (marketMaker, noise, informed, whale)' }),
       enabled: Type.Optional(Type.Boolean()),
-      intensity: Type.Optional(Type.Number({ ...INTENSITY_RANGE, description: 'Actions per minute, (0, 600]' })),
-      latencyMs: Type.Optional(Type.Number({ ...LATENCY_RANGE, description: 'Reaction delay, ms, [0, 60000]' })),
+      intensity: Intensity,
+      latencyMs: LatencyMs,
       knobs: Type.Optional(Knobs),
     },
     { additionalProperties: false },
@@ -63,7 +71,7 @@ export const SCENARIO_ACTIONS = {
   whale: Type.Object(
     {
       market: MarketRef,
-      side: Type.Union([Type.Literal('BUY'), Type.Literal('SELL')], { description: 'In Yes terms' }),
+      side: YesSide('In Yes terms'),
       size: Type.Integer({ minimum: 1, maximum: 10_000_000, description: 'Total shares, [1, 10000000]' }),
       slice: Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Shares per slice, [1, 1000000]' }),
       limit: Price,
@@ -86,7 +94,7 @@ export const ScenarioHeader = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 100, pattern: '^[a-z0-9][a-z0-9-]*$', description: 'kebab-case name' }),
     description: Type.Optional(Type.String({ maxLength: 2000 })),
     durationSeconds: Type.Number({ exclusiveMinimum: 0, maximum: 86_400 }),
-    seed: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Reseeds every participant at the start (same seed, same tape)' })),
+    seed: Seed('Reseeds every participant at the start (same seed, same tape)'),
     markets: Type.Optional(Type.Array(MarketRef, { description: 'Markets whose participants the scenario turns on at its start (default: those already simulated)' })),
     events: Type.Array(Type.Object({ at: Type.Number({ minimum: 0, description: 'Seconds after the start' }) }, { additionalProperties: true }), { maxItems: 1000 }),
   },
@@ -107,7 +115,7 @@ export const StartScenarioBody = Type.Object(
   {
     name: Type.Optional(Type.String({ description: 'A scenario of the library (GET /admin/scenarios)' })),
     scenario: Type.Optional(Type.Unknown({ description: 'An inline scenario (same shape as a file)' })),
-    seed: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: "Reseeds every participant at the start (overrides the scenario's own seed)" })),
+    seed: Seed("Reseeds every participant at the start (overrides the scenario's own seed)"),
   },
   { additionalProperties: false },
 );
@@ -117,11 +125,11 @@ export const SimMarketBody = Type.Object(
     enabled: Type.Optional(Type.Boolean()),
     participant: Type.Optional(Type.String({ description: 'Name or role to change (with intensity, latencyMs, knobs, participantEnabled)' })),
     participantEnabled: Type.Optional(Type.Boolean()),
-    intensity: Type.Optional(Type.Number({ ...INTENSITY_RANGE, description: 'Actions per minute, (0, 600]' })),
-    latencyMs: Type.Optional(Type.Number({ ...LATENCY_RANGE, description: 'Reaction delay, ms, [0, 60000]' })),
+    intensity: Intensity,
+    latencyMs: LatencyMs,
     knobs: Type.Optional(Knobs),
     fair: Type.Optional(Price),
-    seed: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Reseeds every simulated market (all of them, not only this one)' })),
+    seed: Seed('Reseeds every simulated market (all of them, not only this one)'),
   },
   { additionalProperties: false },
 );

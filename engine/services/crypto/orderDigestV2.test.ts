@@ -1,27 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { hashTypedData } from 'viem';
+import { ORDER_V2_TYPES } from '../../testkit/orderKit.js';
 import { orderV2Digest, type OrderV2DigestInput } from './orderDigestV2.js';
 
 const EXCHANGE_V2 = '0xE111180000d2663C0091e4f400237545B87B996B';
-const V2_STRUCT = [
-  { name: 'salt', type: 'uint256' },
-  { name: 'maker', type: 'address' },
-  { name: 'signer', type: 'address' },
-  { name: 'tokenId', type: 'uint256' },
-  { name: 'makerAmount', type: 'uint256' },
-  { name: 'takerAmount', type: 'uint256' },
-  { name: 'side', type: 'uint8' },
-  { name: 'signatureType', type: 'uint8' },
-  { name: 'timestamp', type: 'uint256' },
-  { name: 'metadata', type: 'bytes32' },
-  { name: 'builder', type: 'bytes32' },
-] as const;
 
 function viemDigest(o: OrderV2DigestInput, chainId: number, verifyingContract: `0x${string}`): string {
   return hashTypedData({
     domain: { name: 'Polymarket CTF Exchange', version: '2', chainId, verifyingContract },
-    types: { Order: V2_STRUCT },
+    types: ORDER_V2_TYPES,
     primaryType: 'Order',
     message: {
       salt: BigInt(o.salt),

@@ -2,11 +2,8 @@ import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 import type { OrderHistoryEntry } from '../api/types.js';
 
-/**
- * An order the exchange refused: it was never stored, so the terminal keeps what it sent and the
- * answer (issue 23, item 10: order history with rejected orders and their reasons).
- */
-export interface RejectedOrder {
+/** What the Order history shows of any order, stored by the exchange or refused by it. */
+interface OrderFacts {
   at: number;
   market: string;
   outcome: string;
@@ -14,6 +11,13 @@ export interface RejectedOrder {
   price: string;
   size: string;
   type: string;
+}
+
+/**
+ * An order the exchange refused: it was never stored, so the terminal keeps what it sent and the
+ * answer (issue 23, item 10: order history with rejected orders and their reasons).
+ */
+export interface RejectedOrder extends OrderFacts {
   code: string;
   reason: string;
 }
@@ -37,16 +41,9 @@ export const useRejections = create<RejectionState>()(
 );
 
 /** One row of the Order history view. */
-export interface HistoryRow {
+export interface HistoryRow extends OrderFacts {
   key: string;
-  at: number;
-  market: string;
-  outcome: string;
-  side: string;
-  price: string;
-  size: string;
   filled: string;
-  type: string;
   status: 'open' | 'partially filled' | 'filled' | 'cancelled' | 'expired' | 'rejected';
   reason: string;
 }
@@ -71,7 +68,8 @@ export function historyRows(entries: readonly OrderHistoryEntry[], rejected: rea
     reason: o.status === 'cancelled' ? (o.cancelReason ?? 'cancelled') : '',
   }));
   for (const [i, r] of rejected.entries()) {
-    rows.push({ key: `rejected-${r.at}-${i}`, at: r.at, market: r.market, outcome: r.outcome, side: r.side, price: r.price, size: r.size, filled: '0', type: r.type, status: 'rejected', reason: `${r.reason} (${r.code})` });
+    const { code, reason, ...facts } = r;
+    rows.push({ ...facts, key: `rejected-${r.at}-${i}`, filled: '0', status: 'rejected', reason: `${reason} (${code})` });
   }
   return rows.sort((a, b) => b.at - a.at);
 }

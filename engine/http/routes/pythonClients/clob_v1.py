@@ -18,10 +18,9 @@ from py_clob_client.clob_types import (
 )
 from py_clob_client.order_builder.constants import BUY, SELL
 
-from flows import ENV, check, flow, raises
+from flows import ENV, HOST, MARKET, NO, YES, check, flow, raises
+from price_reads import check_price_reads
 
-HOST, MARKET = ENV["host"], ENV["market"]
-YES, NO = MARKET["tokenIds"]
 OPTS = PartialCreateOrderOptions(tick_size="0.01", neg_risk=False)
 state = {}
 
@@ -89,11 +88,7 @@ def _():
     check(c.get_tick_size(YES) == "0.01", "tick")
     check(c.get_neg_risk(YES) is False, "neg risk")
     check(isinstance(c.get_fee_rate_bps(YES), int), "fee rate")
-    for call in (lambda: c.get_midpoint(YES), lambda: c.get_price(YES, "BUY"), lambda: c.get_spread(YES), lambda: c.get_last_trade_price(YES)):
-        check(isinstance(call(), dict), "single-token read")
-    check(isinstance(c.get_midpoints([BookParams(token_id=YES)]), dict), "midpoints")
-    check(isinstance(c.get_prices([BookParams(token_id=YES, side="BUY")]), dict), "prices")
-    check(isinstance(c.get_spreads([BookParams(token_id=YES)]), dict), "spreads")
+    check_price_reads(c, BookParams)
     check(isinstance(c.get_last_trades_prices([BookParams(token_id=YES)]), list), "last trades prices")
     check(c.get_midpoint(YES) == {"mid": "0.35"}, c.get_midpoint(YES))
     state["alice"].cancel(bid)

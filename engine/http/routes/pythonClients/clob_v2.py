@@ -19,10 +19,9 @@ from py_clob_client_v2 import (
     TradeParams,
 )
 
-from flows import ENV, check, flow, raises
+from flows import ENV, HOST, MARKET, NO, YES, check, flow, raises
+from price_reads import check_price_reads
 
-HOST, MARKET = ENV["host"], ENV["market"]
-YES, NO = MARKET["tokenIds"]
 OPTS = PartialCreateOrderOptions(tick_size="0.01", neg_risk=False)
 state = {}
 
@@ -99,11 +98,7 @@ def _():
     check(len(c.get_order_books([BookParams(token_id=YES), BookParams(token_id=NO)])) == 2, "books")
     check(c.get_tick_size(YES) == "0.01" and c.get_neg_risk(YES) is False, "tick / neg risk")
     check(isinstance(c.get_fee_rate_bps(YES), int), "fee rate")
-    for call in (lambda: c.get_midpoint(YES), lambda: c.get_price(YES, "BUY"), lambda: c.get_spread(YES), lambda: c.get_last_trade_price(YES)):
-        check(isinstance(call(), dict), "single-token read")
-    check(isinstance(c.get_midpoints([BookParams(token_id=YES)]), dict), "midpoints")
-    check(isinstance(c.get_prices([BookParams(token_id=YES, side="BUY")]), dict), "prices")
-    check(isinstance(c.get_spreads([BookParams(token_id=YES)]), dict), "spreads")
+    check_price_reads(c, BookParams)
     check(c.get_midpoint(YES) == {"mid": "0.35"}, c.get_midpoint(YES))
     state["dave"].cancel_order(OrderPayload(orderID=bid))
     state["erin"].cancel_order(OrderPayload(orderID=ask))

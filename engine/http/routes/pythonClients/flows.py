@@ -9,6 +9,9 @@ import time
 import traceback
 
 ENV = json.loads(os.environ["FLOWS_ENV"])
+# The engine and the market every client script trades on (the node test creates both).
+HOST, MARKET = ENV["host"], ENV["market"]
+YES, NO = MARKET["tokenIds"]
 
 
 def flow(name):

@@ -8,10 +8,9 @@ from py_builder_signing_sdk.config import BuilderConfig
 from py_builder_signing_sdk.sdk_types import BuilderApiKeyCreds
 from py_clob_client_v2 import AssetType, BalanceAllowanceParams, ClobClient, OrderArgsV2, OrderPayload, PartialCreateOrderOptions
 
-from flows import ENV, check, flow
+from flows import ENV, HOST, YES, check, flow
 
-HOST, RELAYER, KEY = ENV["host"], ENV["relayer"], ENV["keys"]["grace"]
-YES = ENV["market"]["tokenIds"][0]
+RELAYER, KEY = ENV["relayer"], ENV["keys"]["grace"]
 state = {}
 
 
