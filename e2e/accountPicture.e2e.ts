@@ -48,7 +48,9 @@ test('portfolio value and PnL in the top bar and Account view; a redeemed positi
   assert.match(await closed.innerText(), /Yes[\s\S]*\+6\.00/);
   for (const [w, h] of [
     [1024, 700],
+    [1280, 800],
     [1440, 900],
+    [1701, 900],
     [1920, 1080],
   ] as const) {
     await page.setViewportSize({ width: w, height: h });
