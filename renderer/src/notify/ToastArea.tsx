@@ -8,7 +8,9 @@ const TOOLBAR = 40;
 /**
  * The terminal's toaster, placed over the price chart's plot: the one area with no control in it at
  * every supported size (bottom-right covered the ticket's Buy button, bottom-left the tables' headers
- * and Cancel buttons; issue 23, item 5). The offset follows the chart slot as the window and the
+ * and Cancel buttons; issue 23, item 5). It keeps to the plot's right side, because the TradingView
+ * attribution (the library's logo and the footer link) sits on the left, and at 1024×700 the chart is
+ * short enough for a toast to reach its foot. The offset follows the chart slot as the window and the
  * splits move; without a chart slot the toasts fall back to the bottom-left corner.
  */
 export function ToastArea() {
@@ -43,7 +45,7 @@ export function ToastArea() {
     <Toaster
       theme="dark"
       position={box ? 'top-left' : 'bottom-left'}
-      offset={box ? { top: box.top + TOOLBAR, left: box.left + 12 } : { left: 16, bottom: 36 }}
+      offset={box ? { top: box.top + TOOLBAR, left: box.left + Math.max(12, box.width - width - 12) } : { left: 16, bottom: 36 }}
       style={{ ['--width' as string]: `${width}px` }}
       richColors
       closeButton

@@ -24,7 +24,7 @@ export function StreamIndicator() {
   const state = streamLabel(market);
   const dot = state === 'open' ? 'ok' : state === 'off' ? '' : 'bad';
   return (
-    <div className="conn" data-testid="stream-status" data-state={state} title="Live streams: market channel (book, tape) and user channel (orders, trades)">
+    <div className="conn stream-conn" data-testid="stream-status" data-state={state} title="Live streams: market channel (book, tape) and user channel (orders, trades)">
       <span className={`dot ${dot}`} /> stream <span data-testid="stream-state">{state}</span>
       <span className="dim">
         {' · '}last <span data-testid="stream-age">{age(market?.lastMessageAt, now)}</span>
