@@ -43,3 +43,17 @@ test('trades outside the range window are left out; nothing gives no candles', (
   assert.deepEqual(buildCandles([], [{ match_time: String(NOW - 7200), price: '0.5', size: '1' }], '1H', NOW), []);
   assert.equal(seriesChange([]), undefined);
 });
+
+test('a tape fetched before the last trades of a bucket does not shrink it: the history holding more of that bucket wins', () => {
+  // History (fetched after three fills) has the whole minute; the tape (fetched after two) only part of it.
+  const s = buildCandles(
+    [{ t: NOW - 60, p: 0.42, o: 0.4, h: 0.45, l: 0.4, c: 0.42, v: 30, m: 0.45 }],
+    [
+      { match_time: String(NOW - 50), price: '0.4', size: '10' },
+      { match_time: String(NOW - 40), price: '0.45', size: '5' },
+    ],
+    '1H',
+    NOW,
+  );
+  assert.deepEqual(s, [{ time: NOW - 60, open: 0.4, high: 0.45, low: 0.4, close: 0.42, volume: 30, mid: 0.45 }]);
+});

@@ -65,7 +65,9 @@ export interface LiveTrade {
 /**
  * History candles up to where the tape's trades begin, then candles built from those trades, inside the
  * range window, ascending (as lightweight-charts requires). A bucket the tape overlaps is rebuilt from the
- * trades themselves (so it moves live), keeping the history's closing mid for it.
+ * trades themselves (so it moves live), keeping the history's closing mid for it — unless the history's
+ * bucket holds more volume than the tape's trades do: the two are fetched at different moments, and a
+ * bucket's volume only grows, so the larger one is the later (fuller) picture of that bucket.
  */
 export function buildCandles(history: readonly HistoryBucket[], trades: readonly LiveTrade[], range: ChartRange, nowSec: number): Candle[] {
   const spec = RANGES[range];
@@ -78,13 +80,14 @@ export function buildCandles(history: readonly HistoryBucket[], trades: readonly
   const tapeStart = live.length > 0 ? Math.floor(live[0]!.time / width) * width : Infinity;
   const byTime = new Map<number, Candle>();
   const mids = new Map<number, number>();
+  const fromHistory = new Map<number, Candle>();
   for (const h of history) {
     if (!Number.isFinite(h.t) || !Number.isFinite(h.p) || h.t + width <= from) continue;
     if (h.m !== undefined) mids.set(h.t, h.m);
-    if (h.t >= tapeStart) continue;
     const c: Candle = { time: h.t, open: h.o ?? h.p, high: h.h ?? h.p, low: h.l ?? h.p, close: h.c ?? h.p, volume: h.v ?? 0 };
     if (h.m !== undefined) c.mid = h.m;
-    byTime.set(h.t, c);
+    if (h.t >= tapeStart) fromHistory.set(h.t, c);
+    else byTime.set(h.t, c);
   }
   for (const t of live) {
     const start = Math.floor(t.time / width) * width;
@@ -100,6 +103,10 @@ export function buildCandles(history: readonly HistoryBucket[], trades: readonly
       if (m !== undefined) fresh.mid = m;
       byTime.set(start, fresh);
     }
+  }
+  for (const [start, h] of fromHistory) {
+    const c = byTime.get(start);
+    if (!c || h.volume > c.volume) byTime.set(start, h);
   }
   return [...byTime.values()].sort((a, b) => a.time - b.time);
 }
