@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every performance figure of the engine, each printed beside its target and the
  * reference measured in the same run. A benchmark, not a timed test: it reports, it does not fail CI.
- * `npm run bench -- matching crypto http reference cold sim streams clock mcp` runs a subset (`http` includes
+ * `npm run bench -- matching crypto http reference cold sim soak streams clock mcp` runs a subset (`http` includes
  * `reference`; `streams` is the WebSocket fan-out and the order path with subscribers).
  */
 import { runColdStartBench } from './coldStartBench.js';
@@ -10,6 +10,7 @@ import { runHttpBench } from './httpBench.js';
 import { runMatchingBench } from './matchingBench.js';
 import { runReferenceBench, type ReferenceResult } from './referenceBench.js';
 import { runSimBench } from './simBench.js';
+import { runSoakBench } from './soakBench.js';
 import { runClockBench } from './clockBench.js';
 import { runMcpAdvanceBench, runMcpBench } from './mcpBench.js';
 import { runStreamBench } from './streamBench.js';
@@ -204,6 +205,17 @@ async function main(): Promise<void> {
       rows.push(['  trade sizes p10/p50/p90 max (shares); trades', `${fmt(st.tradeShares.p10)}/${fmt(st.tradeShares.p50)}/${fmt(st.tradeShares.p90)} max ${fmt(st.tradeShares.max)}; ${fmt(st.trades)}`, 'heavy tail (was 11/17/35 max 49)', '']);
     }
     rows.push(['  CPU of those 10 simulated minutes (4 markets)', `${fmt(s.realismCpuSeconds, 2)} s`, '', '']);
+  }
+
+  if (want('soak')) {
+    console.error('… participants soak: one liquid demo market for 24 simulated hours in fast mode (seed 7)');
+    const k = await runSoakBench();
+    const first = k.tradesPerHour[0]!;
+    const last = k.tradesPerHour.at(-1)!;
+    const ok = k.broke.length === 0 && k.refused <= k.orders / 20 && last >= first / 2;
+    row(`soak: ${k.hours} simulated hours, trades first / last hour`, `${fmt(first)} / ${fmt(last)} (fewest ${fmt(Math.min(...k.tradesPerHour))})`, 'last ≥ half the first; nobody broke; refused ≤ 5 %', ok);
+    rows.push(['  participants with nothing left; orders, refused, top-ups', `${k.broke.length ? k.broke.join(', ') : 'none'}; ${fmt(k.orders)}, ${fmt(k.refused)}, ${fmt(k.topUps)}`, '', '']);
+    rows.push(['  wall / CPU time', `${fmt(k.wallSeconds, 1)} s / ${fmt(k.cpuSeconds, 1)} s (${fmt((k.hours * 3600) / k.wallSeconds)}× real time)`, '', '']);
   }
 
   if (want('clock')) {
