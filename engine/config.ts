@@ -56,7 +56,15 @@ export interface EngineConfig {
   seed?: number;
   /** Resting orders one account may hold (docs/api-orders.md); default 10,000. */
   maxOpenOrders?: number;
+  /**
+   * Fill latency on mirrored markets (`--latency-ms`, decisions §10): an order is matched against the book as
+   * it stands this many exchange milliseconds after it arrived. 0 (default): at once.
+   */
+  latencyMs: number;
 }
+
+/** `--latency-ms` bound: a minute is far beyond any real venue's latency. */
+export const MAX_LATENCY_MS = 60_000;
 
 /** The seed of fast and stepped runs started without one. */
 export const DEFAULT_RUN_SEED = 1;
@@ -96,7 +104,15 @@ export function resolveConfig(partial: Partial<EngineConfig> = {}): EngineConfig
     ...(partial.clockStart !== undefined ? { clockStart: checkedInteger(partial.clockStart, 'clockStart') } : {}),
     ...(partial.seed !== undefined ? { seed: checkedInteger(partial.seed, 'seed') } : {}),
     ...(partial.maxOpenOrders === undefined ? {} : { maxOpenOrders: partial.maxOpenOrders }),
+    latencyMs: checkedLatency(partial.latencyMs ?? 0),
   };
+}
+
+function checkedLatency(v: number): number {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0 || v > MAX_LATENCY_MS) {
+    throw new Error(`--latency-ms must be a whole number of milliseconds from 0 to ${MAX_LATENCY_MS}, not '${v}'`);
+  }
+  return v;
 }
 
 function checkedClockMode(v: string): ClockMode {
