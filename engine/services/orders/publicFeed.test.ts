@@ -288,6 +288,25 @@ describe('the public layer of a mirrored market', () => {
       assert.equal(trades.n, 3, 'two fills of Alice against public asks and one of Bob from the print');
     });
 
+    const endings: Array<{ name: string; end: (h: Harness, m: TestMarket) => Promise<unknown> }> = [
+      { name: 'dropPublic (stale upstream, stop following)', end: async (h, m) => h.orders.dropPublic(m.conditionId) },
+      { name: 'a closed upstream', end: (h, m) => h.orders.applyPublic(m.conditionId, [{ kind: 'closed' }]) },
+      { name: 'a resolved upstream', end: (h, m) => h.orders.applyPublic(m.conditionId, [{ kind: 'resolved', winner: 1 }]) },
+      { name: 'the local market resolving (its orders are cancelled)', end: (h, m) => h.orders.cancelMarketOrders(m.conditionId, 'market resolved') },
+    ];
+    for (const k of endings) {
+      it(`${k.name} takes the public layer off the book and leaves local orders to their own rules`, async () => {
+        await h.orders.applyPublic(m.conditionId, [snap([[40, 10]], [[60, 10]])]);
+        await place(h, m, { cents: 45, shares: 5 });
+        await k.end(h, m);
+        assert.deepEqual(levelsOf(h, m, 'ask'), []);
+        const local = k.name.startsWith('the local market') ? [] : [[45, 5]];
+        assert.deepEqual(levelsOf(h, m, 'bid'), local);
+        await h.orders.applyPublic(m.conditionId, [lvl('bid', 40, 20)]);
+        assert.deepEqual(levelsOf(h, m, 'bid'), local, 'level updates wait for the next snapshot');
+      });
+    }
+
     it('public entries are not live orders of anyone and do not count against open-order caps', async () => {
       await h.orders.applyPublic(m.conditionId, [snap([[40, 10]], [[50, 10]])]);
       assert.equal(h.orders.listOpen(A, {}).data.length, 0);

@@ -42,9 +42,7 @@ export class PublicFeed {
           changed = true;
           break;
         case 'level':
-          if (!isSide(e.side) || !isLevel(e.price, e.size)) break;
-          depth.update(e.side, e.price, e.size);
-          changed = true;
+          if (isSide(e.side) && isLevel(e.price, e.size)) changed = depth.update(e.side, e.price, e.size) || changed;
           break;
         case 'print':
           if (!isSide(e.aggressor) || !isLevel(e.price, e.size) || e.size === 0 || !depth.live) break;
