@@ -53,6 +53,8 @@ export class TradingState {
   readonly expiry: ExpiryTimer;
   /** Holds orders on mirrored markets for the fill latency (config.latencyMs). */
   readonly latency: LatencyGate;
+  /** Orders answered `delayed` (stepped clocks) and not placed yet: their id → their 0x hash. */
+  readonly delayed = new Map<string, string>();
   private readonly wallets = new Map<string, string>();
   /** The streams service's hooks (services/streams): told of every change, then of its commit. */
   events: OrderEvents | undefined;
