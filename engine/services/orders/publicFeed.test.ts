@@ -184,6 +184,19 @@ describe('the public layer of a mirrored market', () => {
       }
     });
 
+    it('public size that would cross the book waits until the way is clear (never a crossed book)', async () => {
+      await h.orders.applyPublic(m.conditionId, [snap([[40, 10]], [[50, 10]]), lvl('bid', 50, 5)]);
+      assert.deepEqual(levelsOf(h, m, 'bid'), [[40, 10]], 'the new public bid at 0.50 meets the stale public ask there');
+      await h.orders.applyPublic(m.conditionId, [lvl('ask', 50, 0)]);
+      assert.deepEqual(levelsOf(h, m, 'bid'), [[50, 5], [40, 10]]);
+      assert.deepEqual(levelsOf(h, m, 'ask'), []);
+      // A local bid priced through a later public ask hides that ask rather than trading with it.
+      await place(h, m, { cents: 55, shares: 5 });
+      await h.orders.applyPublic(m.conditionId, [lvl('ask', 54, 5), lvl('ask', 60, 5)]);
+      assert.deepEqual(levelsOf(h, m, 'ask'), [[60, 5]]);
+      assert.equal(h.orders.balanceOf(A.address, m.tokenIds[0]).balance, 0n, 'public depth appearing never fills a local order');
+    });
+
     it('a snapshot without the level forgets its consumption', async () => {
       await h.orders.applyPublic(m.conditionId, [snap([], [[50, 10]])]);
       await place(h, m, { cents: 50, shares: 6, type: 'FAK' });
