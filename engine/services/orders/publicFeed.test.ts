@@ -320,6 +320,13 @@ describe('the public layer of a mirrored market', () => {
       });
     }
 
+    it('a resolved market takes no public depth any more', async () => {
+      await h.orders.applyPublic(m.conditionId, [snap([[40, 10]], [[60, 10]])]);
+      m.winner = 0;
+      await h.orders.applyPublic(m.conditionId, [snap([[41, 10]], [[61, 10]])]);
+      assert.deepEqual([levelsOf(h, m, 'bid'), levelsOf(h, m, 'ask')], [[], []]);
+    });
+
     it('public entries are not live orders of anyone and do not count against open-order caps', async () => {
       await h.orders.applyPublic(m.conditionId, [snap([[40, 10]], [[50, 10]])]);
       assert.equal(h.orders.listOpen(A, {}).data.length, 0);

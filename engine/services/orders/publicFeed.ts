@@ -29,6 +29,11 @@ export class PublicFeed {
     if (!market) throw new ApiError('market_not_found', `No market has condition id ${conditionId}: create the mirrored market before feeding it.`);
     const state = this.s.bookOf(market.conditionId);
     const depth = (state.public ??= new PublicDepth(state.book));
+    if (market.winner !== null) {
+      // Resolved here: late upstream depth must not come back to a book that no longer trades.
+      this.drop(market.conditionId);
+      return { fills: 0 };
+    }
     const now = this.ctx.clock.nowMs();
     const ops: OrderWrite[] = [];
     /** Public prints no local order took part in: streamed as `last_trade_price`, never stored. */
