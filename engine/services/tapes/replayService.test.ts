@@ -116,7 +116,9 @@ describe('replaying a tape (decisions §10)', () => {
         assert.equal(written.played, ENTRIES.length, 'the finished replay wrote its report beside the run report');
         const trades = JSON.stringify(engine.ctx.db.prepare('SELECT * FROM trades ORDER BY id').all());
         const orders = JSON.stringify(engine.ctx.db.prepare('SELECT * FROM orders ORDER BY id').all());
-        return { trades, orders };
+        const exported = readFileSync(join(runDir, 'trades.jsonl'), 'utf8') + readFileSync(join(runDir, 'trades.csv'), 'utf8');
+        assert.ok(exported.includes(ALICE.address.toLowerCase()));
+        return { trades, orders, exported };
       } finally {
         await close();
       }
@@ -125,6 +127,30 @@ describe('replaying a tape (decisions §10)', () => {
     const b = await run();
     assert.equal(b.trades, a.trades, 'byte-identical trade rows');
     assert.equal(b.orders, a.orders, 'byte-identical order rows');
+    assert.equal(b.exported, a.exported, 'byte-identical trade export of the run');
+  });
+
+  it('with --latency-ms 150 the orders meet the tape 150 ms after arrival, and the fillable view at 150 ms gives what the engine filled', async () => {
+    const tape = writeTape();
+    const { engine, host, close } = await startListeningEngine({ profile: 'polymarket', clock: 'stepped', seed: 3, simulation: false, replays: [tape], latencyMs: 150 });
+    try {
+      await engine.ctx.clockService.advance({ seconds: 2 });
+      const client = new ClobClient(host, 137, ALICE, await new ClobClient(host, 137, ALICE).createOrDeriveApiKey());
+      const bid = await client.postOrder(await client.createOrder({ tokenID: YES, price: 0.45, side: Side.BUY, size: 20 }, { tickSize: '0.01', negRisk: false }), OrderType.GTC);
+      const take = await client.postOrder(await client.createOrder({ tokenID: YES, price: 0.5, side: Side.BUY, size: 10 }, { tickSize: '0.01', negRisk: false }), OrderType.FOK);
+      assert.equal(bid.status, 'delayed', JSON.stringify(bid));
+      assert.equal(take.status, 'delayed', JSON.stringify(take));
+      await engine.ctx.clockService.advance({ seconds: 300 });
+      assert.equal((await client.getOrder(bid.orderID)).size_matched, '10');
+      assert.equal((await client.getOrder(take.orderID)).size_matched, '10');
+      const report = engine.ctx.replays.report(engine.ctx.replays.list()[0]!.replayId);
+      assert.equal(report.latencyMs, 150);
+      const at150 = report.fillable.latencies.find((l) => l.latencyMs === 150)!.accounts[0]!;
+      assert.deepEqual([at150.filled, at150.filledOrders], ['20', 2]);
+      assert.equal(report.accounts[0]!.fills, 2);
+    } finally {
+      await close();
+    }
   });
 
   it('in fast mode plays the whole tape without waiting, closes the market at the end and writes the report', async () => {
@@ -145,7 +171,7 @@ describe('replaying a tape (decisions §10)', () => {
     }
   });
 
-  it('refuses an unknown tape with 404 tape_not_found and a bad speed with 400', async () => {
+  it('in real time plays a POST /admin/replays tape on timers at its speed; refuses an unknown tape (404 tape_not_found), a bad speed and a second replay of the same market (400)', async () => {
     const { engine, host, close } = await startListeningEngine({ simulation: false });
     try {
       const post = (body: unknown) => fetch(host + '/admin/replays', { method: 'POST', headers: { authorization: `Bearer ${engine.ctx.secrets.operatorToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -154,9 +180,20 @@ describe('replaying a tape (decisions §10)', () => {
       assert.equal(((await missing.json()) as { error: string }).error, 'tape_not_found');
       const tape = writeTape();
       assert.equal((await post({ tape, speed: 0 })).status, 400);
-      const started = await post({ tape, speed: 10 });
+      const started = await post({ tape, speed: 1000 });
       assert.equal(started.status, 201);
-      assert.equal(((await started.json()) as { conditionId: string }).conditionId, identity.conditionId);
+      const state = (await started.json()) as { conditionId: string; replayId: string; phase: string };
+      assert.equal(state.conditionId, identity.conditionId);
+      assert.equal(state.phase, 'running');
+      // Real time at 1000×: the 240 s tape plays in about a quarter of a second on timers.
+      const deadline = Date.now() + 10_000;
+      while (engine.ctx.replays.get(state.replayId).phase !== 'finished' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const done = engine.ctx.replays.get(state.replayId);
+      assert.equal(done.phase, 'finished');
+      assert.equal(done.played, ENTRIES.length);
+      const record = (await (await fetch(`${host}/markets/${identity.conditionId}`)).json()) as { closed: boolean };
+      assert.equal(record.closed, true, 'the market closes when its tape has played');
+      assert.equal((await post({ tape })).status, 400, 'the same market cannot be replayed twice in one engine');
     } finally {
       await close();
     }
