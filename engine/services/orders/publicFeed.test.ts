@@ -439,7 +439,7 @@ describe('fill latency on a mirrored market', () => {
     });
   }
 
-  it('on a stepped clock an order that fails its checks is refused at once, not delayed', async () => {
+  it('on a stepped clock an order that fails its checks, or twins a delayed one, is refused at once, not delayed', async () => {
     const clock = new SteppedClock(T0);
     const h = await makeHarness({ clock, config: { latencyMs: 100 } });
     try {
@@ -448,6 +448,10 @@ describe('fill latency on a mirrored market', () => {
       const r = await place(h, m, { cents: 50, shares: 1, type: 'FAK' });
       assert.equal(r.error_code, 'INVALID_ORDER_MIN_SIZE');
       assert.equal(clock.nextAlarm(), undefined);
+      await h.orders.creditCollateral(A.address, units(1000), 'test');
+      const body = await signedBody(alice, { market: m, side: 'BUY', price: 500_000n, size: units(5), orderType: 'FAK' });
+      assert.equal((await h.orders.place(A, body)).status, 'delayed');
+      assert.equal((await h.orders.place(A, body)).error_code, 'INVALID_ORDER_DUPLICATED', 'a twin of a delayed order');
     } finally {
       h.cleanup();
     }
