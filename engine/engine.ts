@@ -37,7 +37,7 @@ import { loadOrCreateSecrets, rotateOperatorToken } from './store/secrets.js';
 import { ChainProxy } from './services/chainProxy/chainProxy.js';
 import { OperatorBootstrap } from './services/operatorAccess/operatorBootstrap.js';
 import { WriteBatcher } from './store/writeBatcher.js';
-import { createInterimMarketDecoder } from './services/tapes/interimMarketDecoder.js';
+import { createMarketDecoder } from './services/mirror/marketDecoder.js';
 import { replayReport } from './services/tapes/replayReport.js';
 import { ReplayService } from './services/tapes/replayService.js';
 import { readTape } from './services/tapes/tapeReader.js';
@@ -141,8 +141,8 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
       clock,
       markets,
       orders: trading,
-      // One decoder for live mirrors and replays; hup's createMarketDecoder replaces the interim one here.
-      decoderFor: createInterimMarketDecoder,
+      // The live mirror's decoder: a replayed market behaves as the live one did.
+      decoderFor: (identity) => createMarketDecoder(identity),
       scheduler: sim.scheduler,
       tapes,
       report: (state, timeline) => replayReport(reportDeps, state, timeline),
