@@ -231,7 +231,8 @@ function tapeGroups(paths: readonly string[]): Array<{ paths: string[]; startedA
 function clocksOf(config: EngineConfig, opts: CreateEngineOptions): { clock: Clock; wallClock: Clock } {
   if (config.clock === 'real') {
     const base = opts.clock ?? systemClock;
-    const clock = config.speed === 1 ? base : new ScaledClock(config.clockStart ?? base.nowMs(), config.speed, base);
+    // A pinned start (`--start`, a replay's tape start) moves exchange time there even at speed 1.
+    const clock = config.speed === 1 && config.clockStart === undefined ? base : new ScaledClock(config.clockStart ?? base.nowMs(), config.speed, base);
     return { clock, wallClock: base };
   }
   const wallClock = opts.wallClock ?? systemClock;
