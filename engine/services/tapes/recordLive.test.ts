@@ -7,6 +7,7 @@ import { createEngine } from '../../engine.js';
 import { startListeningEngine } from '../../testkit/clobClientKit.js';
 import { UpstreamKit } from '../../testkit/upstreamKit.js';
 import { runReplaysFast } from './fastReplay.js';
+import { readTape } from './tapeReader.js';
 
 const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> => {
   const deadline = Date.now() + ms;
@@ -56,6 +57,29 @@ describe('recording a live mirror (decisions §10)', () => {
       await close();
       await kit.close();
       rmSync(replayDir, { recursive: true, force: true });
+    }
+  });
+
+  it('switched on mid-stream (POST /admin/tapes/recording), a tape asks the feed for a resync, so it holds a full book near its start', async () => {
+    const kit = await UpstreamKit.start();
+    const cid = kit.market().conditionId;
+    const { engine, host, close } = await startListeningEngine({ simulation: false, upstreamClob: kit.base, upstreamGamma: kit.base, upstreamWs: kit.wsUrl, mirrors: [cid] });
+    try {
+      const op = async (method: string, path: string, body?: unknown) =>
+        (await fetch(host + path, { method, headers: { authorization: `Bearer ${engine.ctx.secrets.operatorToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })).json();
+      // The mirror has its book and is following deltas when recording starts.
+      await until('the public book', () => (engine.ctx.orders.book(cid)?.bestBid() ?? undefined) !== undefined);
+      assert.deepEqual(await op('POST', '/admin/tapes/recording', { enabled: true }), { recording: true });
+      await kit.trade(cid, '0.5', '5');
+      await until('a tape with 10 entries', async () => (((await op('GET', '/admin/tapes')) as { tapes: Array<{ events: number }> }).tapes[0]?.events ?? 0) >= 10);
+      assert.deepEqual(await op('POST', '/admin/tapes/recording', { enabled: false }), { recording: false });
+      const { tapes } = (await op('GET', '/admin/tapes')) as { tapes: Array<{ name: string }> };
+      const tape = readTape(join(engine.ctx.config.dataDir, 'tapes', tapes[0]!.name));
+      const firstFull = tape.entries.findIndex((e) => 'resync' in e || ('e' in e && (e.e as { event_type?: string }).event_type === 'book'));
+      assert.ok(firstFull >= 0 && firstFull < 10, `a full book among the first entries (at ${firstFull})`);
+    } finally {
+      await close();
+      await kit.close();
     }
   });
 });
