@@ -40,7 +40,7 @@ import { WriteBatcher } from './store/writeBatcher.js';
 import { MirrorService } from './services/mirror/mirrorService.js';
 import { createMarketDecoder } from './services/mirror/marketDecoder.js';
 import { UpstreamClient } from './services/mirror/upstream/upstreamClient.js';
-import { UpstreamFeed } from './services/mirror/upstream/upstreamFeed.js';
+import { UpstreamFeed, type UpstreamFeedOptions } from './services/mirror/upstream/upstreamFeed.js';
 
 export interface ReadyLine {
   ready: true;
@@ -72,6 +72,8 @@ export interface CreateEngineOptions extends ServerLimits {
   /** Wall clock of a fast or stepped run (default: the system clock; in real mode, `clock`). */
   wallClock?: Clock;
   logger?: boolean;
+  /** The mirror feed's ping, stall, reconnect backoff and market poll timings (tests shorten them). */
+  mirrorFeed?: Partial<Pick<UpstreamFeedOptions, 'pingIntervalMs' | 'deadAfterMs' | 'backoff' | 'marketPollMs' | 'onProblem'>>;
 }
 
 /**
@@ -112,8 +114,8 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     const rateLimiter = new RateLimiter({ clock, wallClock, config, auth });
     const relayer = new RelayerService({ chain, clock, config, db, secrets, writes, ...seeded });
     const mids = new MidHistory();
-    const upstream = new UpstreamClient({ clob: config.upstreamClob, gamma: config.upstreamGamma });
-    const feed = new UpstreamFeed({ clock, clob: config.upstreamClob, ws: config.upstreamWs });
+    const upstream = new UpstreamClient({ clobBase: config.upstreamClob, gammaBase: config.upstreamGamma, wallClock });
+    const feed = new UpstreamFeed({ wsUrl: config.upstreamWs, client: upstream, clock, onProblem: (p) => console.warn(`[mirror] ${p}`), ...opts.mirrorFeed });
     const mirror = new MirrorService({ clock, wallClock, markets, orders: trading, upstream, feed, decoderFor: (identity) => createMarketDecoder(identity) });
     mirrors = mirror;
     const marketData = new MarketDataService({ clock, markets, orders: trading, mids, mirrors: mirror });
