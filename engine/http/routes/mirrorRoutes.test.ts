@@ -236,6 +236,27 @@ describe('mirroring a public market (a second engine as the upstream, recorded G
     assert.equal((await admin('DELETE', `/admin/mirrors/0x${'66'.repeat(32)}`)).status, 404);
   });
 
+  it('--mirror mirrors at start (config.mirrors), and a reference the upstream does not know stops the start naming it', async () => {
+    const other = upstream.markets().find((m) => m.conditionId !== publicMarket.conditionId && !m.negRisk)!;
+    const dir = mkdtempSync(join(tmpdir(), 'mirror-at-start-'));
+    try {
+      const second = await createEngine({ ...config(), dataDir: dir, port: 0, mirrors: [other.conditionId] }, { mirrorFeed: FAST_FEED });
+      try {
+        assert.deepEqual(
+          second.ctx.mirrors.list().map((m) => [m.conditionId, m.source]),
+          [[other.conditionId, 'public']],
+        );
+        assert.deepEqual(second.ctx.markets.byCondition(other.conditionId)?.tokenIds, [...other.tokenIds]);
+      } finally {
+        await second.close();
+      }
+      rmSync(dir, { recursive: true, force: true });
+      await assert.rejects(createEngine({ ...config(), dataDir: dir, port: 0, mirrors: ['0x' + '55'.repeat(32)] }, { mirrorFeed: FAST_FEED }), /0x5555/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a public resolution resolves the local market with the public winner, and the position redeems', async () => {
     await upstream.resolve(publicMarket.conditionId, 0);
     const rec = await until('resolved locally', async () => {
