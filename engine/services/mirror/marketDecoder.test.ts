@@ -151,6 +151,18 @@ describe('the market decoder', () => {
     assert.equal(resync!.events[0]!.kind, 'snapshot');
   });
 
+  it('stops checking hashes after three mismatching books in a row (an upstream that hashes differently), but refuses one liar between honest books', () => {
+    const liar = (ts: string) => ({ t: 1, resync: { ...hashedBook({ timestamp: ts }), hash: 'bad' } });
+    const [a, honest, b, c, d] = run([liar('1'), { t: 1, resync: hashedBook({ timestamp: '2' }) }, liar('3'), liar('4'), liar('5')]);
+    assert.deepEqual(a!.events, []);
+    assert.equal(honest!.events[0]!.kind, 'snapshot');
+    assert.deepEqual(b!.events, []);
+    assert.deepEqual(c!.events, []);
+    assert.equal(d!.events[0]!.kind, 'snapshot');
+    assert.match(d!.problems[0]!, /3 books in a row did not match their hash/);
+    assert.equal(d!.needsResync, false);
+  });
+
   it('drops a price_change that arrives before any snapshot and asks for a resync', () => {
     const [r] = run([e(firstOf('price_change'))]);
     assert.deepEqual(r!.events, []);

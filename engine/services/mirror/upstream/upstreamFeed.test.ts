@@ -281,6 +281,25 @@ describe('the upstream feed against a lying, broken or silent upstream', () => {
     }
   });
 
+  it('backs off exponentially from an upstream that accepts and hangs up at once', async () => {
+    const { up, feed, close } = await raw({ backoff: { initialMs: 40, maxMs: 10_000, factor: 2, jitter: 0 } });
+    try {
+      const at: number[] = [];
+      up.script = (ws) => {
+        at.push(Date.now());
+        ws.close();
+      };
+      follower(feed, identity);
+      await until('five connections', () => at.length >= 5, 5_000);
+      const gaps = at.slice(1).map((t, i) => t - at[i]!);
+      // 40, 80, 160, 320 ms (plus connect time): each gap at least the backoff, and growing.
+      gaps.forEach((g, i) => assert.ok(g >= 40 * 2 ** i, `gap ${i} is ${g} ms`));
+      assert.ok(gaps[3]! > gaps[0]! * 3, `gaps grow: ${gaps.join(', ')}`);
+    } finally {
+      await close();
+    }
+  });
+
   it('marks a failed resync (REST down) as false, reported, and keeps the socket', async () => {
     const { up, feed, problems, close } = await raw();
     try {
