@@ -100,6 +100,15 @@ describe('the market decoder', () => {
     ]);
   });
 
+  it('accepts a book hashed by py-clob-client 0.34.5 generate_orderbook_summary_hash (vector computed with the stock library)', () => {
+    const id = { ...identity, conditionId: '0x' + 'c'.repeat(64), tokenIds: ['1'.repeat(73), '2'.repeat(73)] as const };
+    const book = { market: '0x' + 'c'.repeat(64), asset_id: '1'.repeat(73), timestamp: '1786385407185', hash: '02fdfedab7592d0d7061f89df29c5fab0cdda1e6', bids: [{ price: '0.01', size: '2260866.89' }, { price: '0.430', size: '812.5' }], asks: [{ price: '0.99', size: '2253252.59' }, { price: '0.44', size: '400' }], min_order_size: '5', tick_size: '0.01', neg_risk: true, last_trade_price: '0.430' };
+    const [ok, tampered] = run([{ t: 1, resync: book }, { t: 2, resync: { ...book, last_trade_price: '0.43' } }], id);
+    assert.deepEqual(ok!.problems, []);
+    assert.deepEqual(ok!.events, [{ kind: 'snapshot', bids: [{ price: 430_000, size: 812_500_000 }, { price: 10_000, size: 2_260_866_890_000 }], asks: [{ price: 440_000, size: 400_000_000 }, { price: 990_000, size: 2_253_252_590_000 }] }]);
+    assert.equal(tampered!.needsResync, true, '"0.43" for "0.430" is another text, so another hash');
+  });
+
   it('sorts a resync book explicitly whatever its order', () => {
     const shuffled = hashedBook({ bids: [{ price: '0.4', size: '20' }, { price: '0.3', size: '10' }] });
     const [r] = run([{ t: 1, resync: shuffled }]);
