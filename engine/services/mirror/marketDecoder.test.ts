@@ -188,6 +188,27 @@ describe('the market decoder', () => {
     assert.match(backwards!.problems[0]!, /out of order/);
   });
 
+  // The reference's example frames (websocket.md §2.2, public-market-data.md §3.2), with this market's ids.
+  const referenceFrames: Array<[string, unknown, PublicBookEvent[]]> = [
+    ['book (no min_order_size: hash not recomputable, accepted)', { event_type: 'book', asset_id: YES, market: CID, bids: [{ price: '0.48', size: '30' }, { price: '0.49', size: '20' }], asks: [{ price: '0.52', size: '25' }, { price: '0.51', size: '10' }], timestamp: '1786385407185', hash: '0x0', tick_size: '0.01', last_trade_price: '0.50' },
+      [{ kind: 'snapshot', bids: [{ price: 490_000, size: 20_000_000 }, { price: 480_000, size: 30_000_000 }], asks: [{ price: 510_000, size: 10_000_000 }, { price: 520_000, size: 25_000_000 }] }]],
+    ['price_change of both tokens (docs example: token A BUY 0.5, token B SELL 0.5)', { event_type: 'price_change', market: CID, timestamp: '1786385407186', price_changes: [{ asset_id: YES, price: '0.5', size: '200', side: 'BUY', hash: 'h1', best_bid: '0.5', best_ask: '0.51' }, { asset_id: NO, price: '0.5', size: '200', side: 'SELL', hash: 'h2', best_bid: '0.49', best_ask: '0.5' }] },
+      [{ kind: 'level', side: 'bid', price: 500_000, size: 200_000_000 }]],
+    ['last_trade_price', { event_type: 'last_trade_price', asset_id: YES, market: CID, price: '0.456', size: '219.217767', side: 'BUY', fee_rate_bps: '0', timestamp: '1786385407187', transaction_hash: '0x' + 'ab'.repeat(32) },
+      [{ kind: 'print', aggressor: 'bid', price: 456_000, size: 219_217_767 }]],
+    ['best_bid_ask (a summary: nothing to do)', { event_type: 'best_bid_ask', market: CID, asset_id: YES, best_bid: '0.5', best_ask: '0.51', spread: '0.01', timestamp: '1786385407188' }, []],
+    ['tick_size_change', { event_type: 'tick_size_change', asset_id: YES, market: CID, old_tick_size: '0.01', new_tick_size: '0.001', timestamp: '1786385407189' }, [{ kind: 'tick', tickSize: 1_000 }]],
+    ['market_resolved', { event_type: 'market_resolved', id: '612345', market: CID, assets_ids: [YES, NO], winning_asset_id: YES, winning_outcome: 'Yes', timestamp: '1786385407190', tags: [] }, [{ kind: 'resolved', winner: 0 }]],
+  ];
+  it('decodes the reference example frames in sequence', () => {
+    const d = createMarketDecoder(identity);
+    for (const [what, ev, expected] of referenceFrames) {
+      const r = d.decode({ t: 1, e: ev });
+      assert.deepEqual(r.problems, [], what);
+      assert.deepEqual(r.events, expected, what);
+    }
+  });
+
   /** [what, event, problem, needsResync, the rest of the book still decodes] */
   const bad: Array<[string, unknown, RegExp, boolean?, boolean?]> = [
     ['a book whose hash lies', { ...hashedBook(), hash: 'deadbeef' }, /hash deadbeef does not match/, true],
