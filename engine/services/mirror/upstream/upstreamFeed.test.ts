@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { bookHashOf } from '../../../protocol/bookHash.js';
+import { GAMMA_FIXTURE_SLUG, GammaKit } from '../../../testkit/gammaKit.js';
 import { UpstreamKit } from '../../../testkit/upstreamKit.js';
 import { systemClock } from '../../clock.js';
 import { createMarketDecoder } from '../marketDecoder.js';
@@ -126,6 +127,23 @@ describe('the upstream feed against a second engine (the public exchange of the 
     // And it keeps following: a delta after the reconnect arrives as a level.
     await kit.buy(identity.conditionId, 0, '0.04', '6');
     await until('a delta after the reconnect', () => f.book.bids.get(40_000) === 6_000_000);
+  });
+
+  it('follows a market resolved by its public URL through Gamma: the identity Gamma gives is the one the book streams under', async () => {
+    const kit = await UpstreamKit.start({ simulation: false });
+    cleanup.push(() => kit.close());
+    const gamma = await GammaKit.start(await kit.identity());
+    cleanup.push(() => gamma.close());
+    const client = new UpstreamClient({ clobBase: kit.base, gammaBase: gamma.base });
+    const identity = await client.resolveMarket(`https://polymarket.com/event/fed-decision-in-july/${GAMMA_FIXTURE_SLUG}`);
+    const feed = new UpstreamFeed({ wsUrl: kit.wsUrl, client, clock: systemClock, ...FAST });
+    cleanup.push(() => feed.close());
+    const f = follower(feed, identity);
+    await until('a snapshot', () => f.book.snapshots > 0);
+    await kit.buy(identity.conditionId, 0, '0.05', '8');
+    await until('the new level', () => f.book.bids.get(50_000) === 8_000_000);
+    assert.deepEqual(f.problems, []);
+    assert.deepEqual(f.book.wire(), await upstreamBook(kit, identity.tokenIds[0]));
   });
 
   it('polls GET /markets/{cid}: the upstream resolution reaches the decoder as `resolved`', async () => {
