@@ -15,6 +15,7 @@ import { ScaledClock, SteppedClock, systemClock, type Clock } from './services/c
 import { ClockService } from './services/runs/clockService.js';
 import { RunIds } from './services/runs/runIds.js';
 import { RunRecorder } from './services/runs/runRecorder.js';
+import { ReportService } from './services/reports/reportService.js';
 import type { EngineContext } from './http/engineContext.js';
 import { DataService } from './services/data/dataService.js';
 import { PaperService } from './services/paper/paperService.js';
@@ -124,10 +125,12 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     if (config.seedDemo) await seedDemoMarkets({ chain, clock, config, db, writes, markets, orders: trading, ...seeded });
     await sim.init();
     // A fast or stepped run reports what happened after its setup (demo seeding) under <data>/runs/.
-    const recorder = config.clock === 'real' ? undefined : new RunRecorder({ clock, db, dataDir: config.dataDir, markets, orders: trading, isSimulated: (a) => sim.isSimulated(a) }, config.clock, startedAt, ids!.seed);
+    const recorder = config.clock === 'real' ? undefined : new RunRecorder({ clock, db, dataDir: config.dataDir, markets, orders: trading, isSimulated: (a) => sim.isSimulated(a), capital: config.initialCollateral }, config.clock, startedAt, ids!.seed);
+    const reports = new ReportService({ clock, db, dataDir: config.dataDir, capital: config.initialCollateral, markets, orders: trading, recorder });
+    reports.start();
     const clockService = new ClockService({ clock, sim }, config.clock, startedAt, recorder);
     const agents = new AgentService({ chain, clock, config, ids, orders: trading });
-    ctx = { config, clock, wallClock, ...seeded, db, writes, secrets, chain, auth, builderAuth, markets, marketData, listings, orders: trading, rateLimiter, relayer, data, paper, heartbeats, sim, operatorBootstrap, chainProxy, scenarios, streams, clockService, mids, agents };
+    ctx = { config, clock, wallClock, ...seeded, db, writes, secrets, chain, auth, builderAuth, markets, marketData, listings, orders: trading, rateLimiter, relayer, data, paper, heartbeats, sim, operatorBootstrap, chainProxy, scenarios, streams, clockService, mids, agents, reports };
   } catch (e) {
     await chain?.stop().catch(() => undefined);
     orders?.close();
@@ -169,6 +172,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
       if (closed) return;
       closed = true;
       await ctx.heartbeats.stop();
+      ctx.reports.stop();
       ctx.scenarios.stop();
       ctx.sim.stop();
       try {

@@ -6,6 +6,7 @@ import type { MarketService } from '../services/markets/marketService.js';
 import type { OrderService } from '../services/orders/orderService.js';
 import type { SimulationService } from '../services/participants/simulationService.js';
 import type { ClockService } from '../services/runs/clockService.js';
+import type { ReportService } from '../services/reports/reportService.js';
 import type { ScenarioService } from '../services/scenarios/scenarioService.js';
 
 /**
@@ -19,6 +20,7 @@ export type McpContext = Infra & {
   readonly markets: MarketService;
   readonly marketData: MarketDataService;
   readonly orders: OrderService;
+  readonly reports: ReportService;
   readonly scenarios: ScenarioService;
   readonly sim: SimulationService;
 };

@@ -281,4 +281,46 @@ describe('the MCP server over Streamable HTTP (issue 24)', () => {
     assert.ok((a.trades as number) >= 1);
     assert.deepEqual(a, b);
   });
+
+  it("the terminal's report route gives get_report's numbers with the equity curve, and the finished run reads back the same from its folder", async () => {
+    await withAgent({ clock: 'stepped', clockStart: Date.UTC(2030, 0, 1), seed: 13 }, undefined, async ({ client, op, agent }) => {
+      const m = await firstMarket(client);
+      assert.equal((await call(client, 'place_order', { token_id: m.yes, side: 'BUY', size: '20', type: 'FAK' })).ok, true);
+      assert.equal((await call(client, 'advance', { seconds: 180 })).ok, true);
+      const mcp = (await call(client, 'get_report')).data;
+      const live = await op('GET', `/admin/reports/${agent.address}`);
+      assert.equal(live.status, 200, JSON.stringify(live.json));
+      const { curve, ...numbers } = live.json as { curve: Array<{ t: number; equity: string }> };
+      assert.deepEqual(numbers, mcp);
+      assert.deepEqual(curve.map((p) => p.t), [1, 2, 3].map((i) => Date.UTC(2030, 0, 1, 0, i)), 'one point per exchange minute');
+      assert.equal(mcp.equityPoints, 3);
+      for (const k of ['return', 'sharpe', 'hitRate', 'markets', 'maxDrawdown']) assert.ok(k in mcp, `the report has ${k}`);
+      assert.equal((mcp.markets as Array<{ market: string }>)[0]!.market, m.conditionId, 'per market, by condition id');
+
+      const runs = (await op('GET', '/admin/runs')).json.runs as Array<{ runId: string; current: boolean; accounts: Array<{ account: string }> }>;
+      const run = runs.find((r) => r.current)!;
+      assert.ok(run.accounts.some((a) => a.account === agent.address));
+      const finished = await op('GET', `/admin/runs/${run.runId}/report?account=${agent.address}`);
+      assert.equal(finished.status, 200, JSON.stringify(finished.json));
+      for (const k of ['pnl', 'realisedPnl', 'unrealisedPnl', 'fees', 'turnover', 'trades', 'maxDrawdown', 'return', 'sharpe', 'hitRate', 'markets', 'positions']) assert.deepEqual(finished.json[k], mcp[k], k);
+      assert.deepEqual(finished.json.curve, curve);
+
+      assert.equal((await op('GET', '/admin/reports/0xnope')).status, 400);
+      assert.equal((await op('GET', `/admin/runs/nope/report?account=${agent.address}`)).json.error, 'run_not_found');
+      assert.equal((await op('GET', `/admin/runs/${run.runId}/report`)).status, 400);
+    });
+  });
+
+  it('in real time the report samples each account once per exchange minute on its own', async () => {
+    await withAgent({ speed: 1200 }, undefined, async ({ client, op, agent }) => {
+      const m = await firstMarket(client);
+      assert.equal((await call(client, 'place_order', { token_id: m.yes, side: 'BUY', size: '20', type: 'FAK' })).ok, true);
+      // 1200× : an exchange minute is 50 ms of wall time.
+      await new Promise((r) => setTimeout(r, 400));
+      const r = (await op('GET', `/admin/reports/${agent.address}`)).json as { source: string; curve: Array<{ t: number }> };
+      assert.equal(r.source, 'live');
+      assert.ok(r.curve.length >= 2, `points: ${r.curve.length}`);
+      assert.ok(r.curve.every((p) => p.t % 60_000 === 0), 'on exchange minutes');
+    });
+  });
 });

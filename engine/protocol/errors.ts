@@ -33,6 +33,8 @@ export const ERRORS = {
   operator_unauthorized: { status: 401, message: 'Operator routes need Authorization: Bearer <operatorToken> (printed in the ready line).' },
   agent_unauthorized: { status: 401, message: 'The MCP endpoint needs Authorization: Bearer <agent token> (POST /admin/agents issues one).' },
   agent_not_found: { status: 404, message: 'No agent has this id. List agents with GET /admin/agents.' },
+  run_not_found: { status: 404, message: 'No run of this id under the data directory. GET /admin/runs lists them.' },
+  account_not_in_run: { status: 404, message: 'This account made no trade in that run. GET /admin/runs lists each run\'s accounts.' },
 
   // orders (interface §7, decisions §3)
   owner_address_mismatch: { status: 400, message: 'owner must equal the SERVICE_ADDRESS header.' },

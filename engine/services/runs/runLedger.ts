@@ -28,7 +28,39 @@ export interface AccountReport {
   turnover: string;
   /** The largest fall of the equity curve (net PnL sampled once per exchange minute and at the end) from its running peak. */
   maxDrawdown: string;
+  /** pnl ÷ the starting paper balance, as a decimal fraction ("0.0123" is 1.23 %); null when no capital is given. */
+  return: string | null;
+  /**
+   * Sharpe-like ratio of the equity curve: the mean of its per-minute changes over their standard
+   * deviation (sample, n − 1), not annualised; null with fewer than two changes or none that differ.
+   */
+  sharpe: number | null;
+  /** Share of the fills that closed (part of) a position at a profit; null before any fill closed one. */
+  hitRate: number | null;
+  /** Fills that closed (part of) a position, and of them those that realised more than 0. */
+  closingFills: number;
+  winningFills: number;
+  /** Points of the equity curve (once per exchange minute). */
+  equityPoints: number;
   positions: Array<{ tokenId: string; size: string; averagePrice: string; mark: string | null }>;
+  /** The same figures per market (condition id; the token id where the ledger was given no market lookup). */
+  markets: MarketLine[];
+}
+
+export interface MarketLine {
+  market: string;
+  pnl: string;
+  realisedPnl: string;
+  unrealisedPnl: string;
+  fees: string;
+  trades: number;
+  turnover: string;
+}
+
+/** One point of an account's equity curve: exchange time (unix ms) and net PnL (decimal text). */
+export interface EquityPoint {
+  t: number;
+  equity: string;
 }
 
 interface Position {
@@ -38,14 +70,21 @@ interface Position {
   cost: bigint;
 }
 
-interface Account {
-  positions: Map<string, Position>;
+interface Totals {
   realised: bigint;
   fees: bigint;
   trades: number;
   turnover: bigint;
+}
+
+interface Account extends Totals {
+  positions: Map<string, Position>;
   peak: bigint;
   maxDrawdown: bigint;
+  closes: number;
+  wins: number;
+  curve: Array<{ t: number; equity: bigint }>;
+  markets: Map<string, Totals>;
 }
 
 /** The two fills of one trade row: the taker's (who pays the fee) and the maker's. */
@@ -66,11 +105,19 @@ const notional = (price: bigint, size: bigint): bigint => (price * size) / ONE;
 export class RunLedger {
   private readonly accounts = new Map<string, Account>();
 
+  /** `marketOf` groups tokens into markets for the per-market lines (default: each token its own). */
+  constructor(private readonly marketOf: (tokenId: string) => string = (t) => t) {}
+
   apply(f: Fill): void {
     const a = this.account(f.account);
-    a.trades++;
-    a.fees += f.fee;
-    a.turnover += notional(f.price, f.size);
+    const key = this.marketOf(f.tokenId);
+    const m = a.markets.get(key) ?? { realised: 0n, fees: 0n, trades: 0, turnover: 0n };
+    a.markets.set(key, m);
+    for (const x of [a, m]) {
+      x.trades++;
+      x.fees += f.fee;
+      x.turnover += notional(f.price, f.size);
+    }
     const p = a.positions.get(f.tokenId) ?? { qty: 0n, cost: 0n };
     a.positions.set(f.tokenId, p);
     const dir = f.side === 'BUY' ? 1n : -1n;
@@ -80,7 +127,11 @@ export class RunLedger {
       const open = p.qty * s;
       const closing = left < open ? left : open;
       const basis = (p.cost * closing) / p.qty;
-      a.realised += s * (notional(f.price, closing) - basis);
+      const realised = s * (notional(f.price, closing) - basis);
+      a.realised += realised;
+      m.realised += realised;
+      a.closes++;
+      if (realised > 0n) a.wins++;
       p.qty -= s * closing;
       p.cost -= s * basis;
       if (p.qty === 0n) p.cost = 0n;
@@ -99,45 +150,76 @@ export class RunLedger {
     return out;
   }
 
-  /** Records one point of every account's equity curve (once per exchange minute, and at the end). */
-  sample(mark: Mark): Map<string, bigint> {
+  /**
+   * Records one point of every account's equity curve: with `t` (exchange ms, once per exchange minute)
+   * a point of the curve; without (the end of an advance) only the drawdown's check.
+   */
+  sample(mark: Mark, t?: number): Map<string, bigint> {
     const eq = this.equity(mark);
     for (const [addr, e] of eq) {
       const a = this.accounts.get(addr)!;
       if (e > a.peak) a.peak = e;
       if (a.peak - e > a.maxDrawdown) a.maxDrawdown = a.peak - e;
+      if (t !== undefined) a.curve.push({ t, equity: e });
     }
     return eq;
   }
 
-  report(mark: Mark): AccountReport[] {
-    return [...this.accounts.entries()]
-      .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
-      .map(([account, a]) => {
-        const unrealised = this.unrealised(a, mark);
-        return {
-          account,
-          pnl: formatUnits(a.realised + unrealised - a.fees),
-          realisedPnl: formatUnits(a.realised),
-          unrealisedPnl: formatUnits(unrealised),
-          fees: formatUnits(a.fees),
-          trades: a.trades,
-          turnover: formatUnits(a.turnover),
-          maxDrawdown: formatUnits(a.maxDrawdown),
-          positions: [...a.positions.entries()]
-            .filter(([, p]) => p.qty !== 0n)
-            .map(([tokenId, p]) => {
-              const m = mark(tokenId);
-              return { tokenId, size: formatUnits(p.qty), averagePrice: formatUnits((p.cost * ONE) / p.qty), mark: m === undefined ? null : formatUnits(m) };
-            }),
-        };
-      });
+  /** One account's equity curve, oldest first (empty for an account that never traded). */
+  curve(address: string): EquityPoint[] {
+    return (this.accounts.get(address.toLowerCase())?.curve ?? []).map((p) => ({ t: p.t, equity: formatUnits(p.equity) }));
   }
 
-  private unrealised(a: Account, mark: Mark): bigint {
+  /** Every account's line; `capital` (the starting paper balance) turns PnL into a return. */
+  report(mark: Mark, capital?: bigint): AccountReport[] {
+    return [...this.accounts.entries()].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)).map(([account, a]) => this.line(account, a, mark, capital));
+  }
+
+  /** One account's line (undefined for an account that never traded). */
+  reportOf(address: string, mark: Mark, capital?: bigint): AccountReport | undefined {
+    const key = address.toLowerCase();
+    const a = this.accounts.get(key);
+    return a && this.line(key, a, mark, capital);
+  }
+
+  private line(account: string, a: Account, mark: Mark, capital: bigint | undefined): AccountReport {
+    const unrealised = this.unrealised(a, mark);
+    const pnl = a.realised + unrealised - a.fees;
+    return {
+      account,
+      pnl: formatUnits(pnl),
+      realisedPnl: formatUnits(a.realised),
+      unrealisedPnl: formatUnits(unrealised),
+      fees: formatUnits(a.fees),
+      trades: a.trades,
+      turnover: formatUnits(a.turnover),
+      maxDrawdown: formatUnits(a.maxDrawdown),
+      return: capital && capital > 0n ? formatUnits((pnl * ONE) / capital) : null,
+      sharpe: sharpeOf(a.curve.map((p) => p.equity)),
+      hitRate: a.closes === 0 ? null : round4(a.wins / a.closes),
+      closingFills: a.closes,
+      winningFills: a.wins,
+      equityPoints: a.curve.length,
+      positions: [...a.positions.entries()]
+        .filter(([, p]) => p.qty !== 0n)
+        .map(([tokenId, p]) => {
+          const m = mark(tokenId);
+          return { tokenId, size: formatUnits(p.qty), averagePrice: formatUnits((p.cost * ONE) / p.qty), mark: m === undefined ? null : formatUnits(m) };
+        }),
+      markets: [...a.markets.entries()]
+        .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
+        .map(([market, t]) => {
+          const u = this.unrealised(a, mark, market);
+          return { market, pnl: formatUnits(t.realised + u - t.fees), realisedPnl: formatUnits(t.realised), unrealisedPnl: formatUnits(u), fees: formatUnits(t.fees), trades: t.trades, turnover: formatUnits(t.turnover) };
+        }),
+    };
+  }
+
+  /** Unrealised PnL of the open positions (of one market only, when given). */
+  private unrealised(a: Account, mark: Mark, market?: string): bigint {
     let u = 0n;
     for (const [token, p] of a.positions) {
-      if (p.qty === 0n) continue;
+      if (p.qty === 0n || (market !== undefined && this.marketOf(token) !== market)) continue;
       const m = mark(token);
       if (m !== undefined) u += notional(m, p.qty) - p.cost;
     }
@@ -148,9 +230,24 @@ export class RunLedger {
     const key = address.toLowerCase();
     let a = this.accounts.get(key);
     if (!a) {
-      a = { positions: new Map(), realised: 0n, fees: 0n, trades: 0, turnover: 0n, peak: 0n, maxDrawdown: 0n };
+      a = { positions: new Map(), realised: 0n, fees: 0n, trades: 0, turnover: 0n, peak: 0n, maxDrawdown: 0n, closes: 0, wins: 0, curve: [], markets: new Map() };
       this.accounts.set(key, a);
     }
     return a;
   }
+}
+
+const round4 = (x: number): number => Math.round(x * 10_000) / 10_000;
+
+/**
+ * Mean over sample standard deviation of the curve's successive changes. A ratio, so a float is fine
+ * here (the money itself stays bigint); the changes are in micro-units, well inside a double's exact range.
+ */
+export function sharpeOf(equity: bigint[]): number | null {
+  if (equity.length < 3) return null;
+  const d: number[] = [];
+  for (let i = 1; i < equity.length; i++) d.push(Number(equity[i]! - equity[i - 1]!));
+  const mean = d.reduce((s, x) => s + x, 0) / d.length;
+  const variance = d.reduce((s, x) => s + (x - mean) ** 2, 0) / (d.length - 1);
+  return variance === 0 ? null : round4(mean / Math.sqrt(variance));
 }
