@@ -50,10 +50,12 @@ export interface Journey {
   close(): Promise<void>;
 }
 
-export async function startJourney(opts: { chain?: ChainMode } = {}): Promise<Journey> {
+/** `speed`: exchange time N× the wall clock (decisions §11), for a journey that needs exchange minutes to pass. */
+export async function startJourney(opts: { chain?: ChainMode; speed?: number } = {}): Promise<Journey> {
   const dataDir = mkdtempSync(join(tmpdir(), 'e2e-exchange-'));
   // The journeys rely on a frozen demo book: no simulated participants.
-  let engine = await createEngine({ dataDir, chain: opts.chain ?? 'none', port: 0, simulation: false });
+  const speed = opts.speed === undefined ? {} : { speed: opts.speed };
+  let engine = await createEngine({ dataDir, chain: opts.chain ?? 'none', port: 0, simulation: false, ...speed });
   let browser: Browser | undefined;
   let stopped = false;
   try {
@@ -107,7 +109,7 @@ export async function startJourney(opts: { chain?: ChainMode } = {}): Promise<Jo
         stopped = true;
       },
       async restartEngine() {
-        engine = await createEngine({ dataDir, chain: opts.chain ?? 'none', port, simulation: false });
+        engine = await createEngine({ dataDir, chain: opts.chain ?? 'none', port, simulation: false, ...speed });
         ready = await engine.listen();
         stopped = false;
       },

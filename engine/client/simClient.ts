@@ -1,5 +1,5 @@
 import type { ScenarioProgress, ScenarioSummary } from '../protocol/schemas/scenario.js';
-import { ClientHttpError } from './clientHttpError.js';
+import { jsonCall } from './operatorCall.js';
 
 export type { ScenarioProgress, ScenarioSummary };
 
@@ -78,17 +78,7 @@ export class SimClient {
   }
 
   private async call<R>(method: string, path: string, body?: unknown, operator = true): Promise<R> {
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (operator) {
-      if (!this.operatorToken) throw new Error('Simulation controls need the operator token (printed in the ready line as operatorToken).');
-      headers.authorization = `Bearer ${this.operatorToken}`;
-    }
-    const url = this.baseUrl.replace(/\/+$/, '') + path;
-    const res = await this.fetchImpl(url, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    const text = await res.text();
-    const parsed: unknown = text === '' ? text : JSON.parse(text);
-    if (!res.ok) throw new ClientHttpError({ status: res.status, body: parsed, method, url });
-    return parsed as R;
+    if (operator && !this.operatorToken) throw new Error('Simulation controls need the operator token (printed in the ready line as operatorToken).');
+    return jsonCall<R>(this.fetchImpl, this.baseUrl, method, path, body, operator ? this.operatorToken : undefined);
   }
 }

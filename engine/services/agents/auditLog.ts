@@ -1,21 +1,7 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import type { AuditEntry } from '../../protocol/agentTypes.js';
 
-/** One MCP tool call as the audit log keeps it. */
-export interface AuditEntry {
-  /** Wall time of the answer, unix ms. */
-  t: number;
-  /** Exchange time of the answer, unix ms (differs from `t` under a stepped or scaled clock). */
-  exchangeTime: number;
-  agentId: string;
-  /** The first characters of the token that made the call (never the whole secret). */
-  token: string;
-  tool: string;
-  arguments: unknown;
-  ok: boolean;
-  /** The tool's structured result (or its error text), cut to MAX_RESULT characters of JSON. */
-  result: unknown;
-  ms: number;
-}
+export type { AuditEntry };
 
 const MAX_RESULT = 16_000;
 

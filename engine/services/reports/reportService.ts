@@ -7,37 +7,14 @@ import { wallDelayMs, type Clock } from '../clock.js';
 import type { MarketService } from '../markets/marketService.js';
 import type { OrderService } from '../orders/orderService.js';
 import type { RunRecorder } from '../runs/runRecorder.js';
-import type { AccountReport, EquityPoint } from '../runs/runLedger.js';
+import type { AccountReport, EquityPoint, PerformanceReport, RunSummary } from '../../protocol/agentTypes.js';
+
+export type { PerformanceReport, RunSummary };
 import { TradeLedger } from '../runs/tradeLedger.js';
 
 const MINUTE_MS = 60_000;
 /** Most equity points one answer carries (a day of minutes); older points are thinned evenly past it. */
 export const MAX_CURVE_POINTS = 1_440;
-
-/** One account's performance: the report line, where it comes from, and its equity curve. */
-export interface PerformanceReport extends AccountReport {
-  /** `run`: the fast or stepped run's own ledger (report.json's numbers); `live`: a real-time engine's, since it started. */
-  source: 'run' | 'live' | 'finished';
-  runId: string | null;
-  /** Exchange time of the figures, unix ms. */
-  asOf: number;
-  capital: string;
-  curve: EquityPoint[];
-}
-
-/** A finished (or running) run's folder under `<data>/runs/`, as its report.json describes it. */
-export interface RunSummary {
-  runId: string;
-  mode: string;
-  seed: number;
-  startedAt: number;
-  /** Exchange time of the report's last rewrite. */
-  now: number;
-  trades: number;
-  accounts: Array<{ account: string; pnl: string; trades: number; simulated?: boolean }>;
-  /** True for the run this engine is recording now. */
-  current: boolean;
-}
 
 export interface ReportDeps {
   readonly clock: Clock;

@@ -1,6 +1,9 @@
 import { formatUnits, ONE } from '../../protocol/amounts.js';
 import type { OrderSide } from '../../store/orderRepo.js';
 import type { TradeRow } from '../../store/tradeRepo.js';
+import type { AccountReport, EquityPoint } from '../../protocol/agentTypes.js';
+
+export type { AccountReport, EquityPoint, MarketLine } from '../../protocol/agentTypes.js';
 
 /** One side of a trade as its account saw it. Amounts are 6-dp micro-units. */
 export interface Fill {
@@ -15,53 +18,6 @@ export interface Fill {
 
 /** A token's mark (micro-units per share), or undefined when nothing marks it (the position is then held at cost). */
 export type Mark = (tokenId: string) => bigint | undefined;
-
-export interface AccountReport {
-  account: string;
-  /** realised + unrealised − fees, collateral. */
-  pnl: string;
-  realisedPnl: string;
-  unrealisedPnl: string;
-  fees: string;
-  trades: number;
-  /** Σ price × size of every fill, collateral. */
-  turnover: string;
-  /** The largest fall of the equity curve (net PnL sampled once per exchange minute and at the end) from its running peak. */
-  maxDrawdown: string;
-  /** pnl ÷ the starting paper balance, as a decimal fraction ("0.0123" is 1.23 %); null when no capital is given. */
-  return: string | null;
-  /**
-   * Sharpe-like ratio of the equity curve: the mean of its per-minute changes over their standard
-   * deviation (sample, n − 1), not annualised; null with fewer than two changes or none that differ.
-   */
-  sharpe: number | null;
-  /** Share of the fills that closed (part of) a position at a profit; null before any fill closed one. */
-  hitRate: number | null;
-  /** Fills that closed (part of) a position, and of them those that realised more than 0. */
-  closingFills: number;
-  winningFills: number;
-  /** Points of the equity curve (once per exchange minute). */
-  equityPoints: number;
-  positions: Array<{ tokenId: string; size: string; averagePrice: string; mark: string | null }>;
-  /** The same figures per market (condition id; the token id where the ledger was given no market lookup). */
-  markets: MarketLine[];
-}
-
-export interface MarketLine {
-  market: string;
-  pnl: string;
-  realisedPnl: string;
-  unrealisedPnl: string;
-  fees: string;
-  trades: number;
-  turnover: string;
-}
-
-/** One point of an account's equity curve: exchange time (unix ms) and net PnL (decimal text). */
-export interface EquityPoint {
-  t: number;
-  equity: string;
-}
 
 interface Position {
   /** Signed shares: > 0 long, < 0 short. */
