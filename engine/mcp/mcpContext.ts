@@ -8,6 +8,7 @@ import type { SimulationService } from '../services/participants/simulationServi
 import type { ClockService } from '../services/runs/clockService.js';
 import type { ReportService } from '../services/reports/reportService.js';
 import type { ScenarioService } from '../services/scenarios/scenarioService.js';
+import type { StreamService } from '../services/streams/streamService.js';
 
 /**
  * The services the MCP tools call, handed over by whoever serves them (the HTTP layer's `/mcp` and the
@@ -23,4 +24,5 @@ export type McpContext = Infra & {
   readonly reports: ReportService;
   readonly scenarios: ScenarioService;
   readonly sim: SimulationService;
+  readonly streams: Pick<StreamService, 'onBookChange'>;
 };

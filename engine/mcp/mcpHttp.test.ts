@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ResourceUpdatedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { EngineConfig } from '../config.js';
 import type { Engine } from '../engine.js';
 import { startListeningEngine } from '../testkit/clobClientKit.js';
@@ -165,7 +165,7 @@ describe('the MCP server over Streamable HTTP (issue 24)', () => {
     });
   });
 
-  it("keeps one session per initialize: another agent's token cannot use it, an unknown session is 404 (re-initialise), and GET offers no stream", async () => {
+  it("keeps one session per initialize: another agent's token cannot use it, an unknown session is 404 (re-initialise), and a GET without a session opens no stream", async () => {
     await withAgent({}, undefined, async ({ host, op }) => {
       const a = (await op('POST', '/admin/agents', { name: 'a' })).json as { token: string };
       const b = (await op('POST', '/admin/agents', { name: 'b' })).json as { token: string };
@@ -179,7 +179,8 @@ describe('the MCP server over Streamable HTTP (issue 24)', () => {
       assert.equal((await post(b.token, transport.sessionId!)).status, 404, "another agent's token");
       assert.equal((await post(a.token, 'no-such-session')).status, 404);
       const get = await fetch(host + '/mcp', { headers: { authorization: `Bearer ${a.token}`, accept: 'text/event-stream' } });
-      assert.equal(get.status, 405);
+      assert.equal(get.status, 400);
+      assert.match(((await get.json()) as { error: { message: string } }).error.message, /initialize first/);
       await client.close();
     });
   });
@@ -323,4 +324,46 @@ describe('the MCP server over Streamable HTTP (issue 24)', () => {
       assert.ok(r.curve.every((p) => p.t % 60_000 === 0), 'on exchange minutes');
     });
   });
+
+  it("notifies a subscribed book's changes to the SDK client over the session's stream, at most every 250 ms, and stops after unsubscribe", async () => {
+    await withAgent({}, undefined, async ({ client, engine }) => {
+      const m = await firstMarket(client);
+      const uri = `sandbox://books/${m.yes}`;
+      const updates: number[] = [];
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+        if (n.params.uri === uri) updates.push(Date.now());
+      });
+      const before = JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text) as { bids: Array<{ price: string }> };
+      assert.ok(before.bids.length > 0);
+      await client.subscribeResource({ uri });
+      await assert.rejects(client.subscribeResource({ uri: 'sandbox://books/123' }), /No market trades the token id "123"/);
+      await assert.rejects(client.subscribeResource({ uri: 'sandbox://account/report' }), /Only books/);
+      // The SDK client opens the GET stream after initialize; give it a moment to be listening.
+      await new Promise((r) => setTimeout(r, 200));
+      // Five resting orders in quick succession: one notification at once, one at the end of the window.
+      for (let i = 0; i < 5; i++) assert.equal((await call(client, 'place_order', { token_id: m.yes, side: 'BUY', size: '5', price: '0.1' })).ok, true);
+      await eventually(() => updates.length >= 1);
+      await new Promise((r) => setTimeout(r, 600));
+      assert.ok(updates.length >= 1 && updates.length <= 3, `notifications: ${updates.length}`);
+      for (let i = 1; i < updates.length; i++) assert.ok(updates[i]! - updates[i - 1]! >= 200, 'throttled');
+      const after = JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text) as { bids: Array<{ price: string; size: string }> };
+      assert.notDeepEqual(after, before);
+
+      await client.unsubscribeResource({ uri });
+      const seen = updates.length;
+      assert.equal((await call(client, 'cancel_all')).ok, true);
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal(updates.length, seen, 'no notification after unsubscribe');
+      const tools = engine.ctx.agents.audit.read({ limit: 100 }).map((e) => e.tool);
+      assert.ok(tools.includes('subscribe') && tools.includes('unsubscribe'), 'subscriptions are audited');
+    });
+  });
 });
+
+async function eventually(ok: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -14,9 +14,11 @@ export class AuditLog {
   constructor(readonly path: string) {}
 
   append(e: AuditEntry): void {
+    // The result is serialised once: the line is built around it (a read tool's result is most of the line).
     const json = JSON.stringify(e.result ?? null);
-    const entry = json.length > MAX_RESULT ? { ...e, result: { truncated: true, text: json.slice(0, MAX_RESULT) } } : e;
-    appendFileSync(this.path, JSON.stringify(entry) + '\n');
+    const result = json.length > MAX_RESULT ? JSON.stringify({ truncated: true, text: json.slice(0, MAX_RESULT) }) : json;
+    const { result: _result, ...rest } = e;
+    appendFileSync(this.path, `${JSON.stringify(rest).slice(0, -1)},"result":${result}}\n`);
   }
 
   /** The newest `limit` entries (oldest first), optionally of one agent. */
