@@ -3,6 +3,7 @@
 // view shows each call with the token that made it, and a token revoked in the view is refused.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { AxeBuilder } from '@axe-core/playwright';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { eventually, startJourney, toast, type Journey } from './journeyHarness.js';
@@ -69,6 +70,8 @@ test('a token issued in the Agents view drives an MCP agent whose calls show in 
     await page.getByTestId('audit-filter').selectOption('agent-1');
     await eventually('the filter', async () => (await audit.count()) === 3);
     await j.screenshot(page, 'issue24-agents-view');
+    const axe = await new AxeBuilder({ page }).include('[data-testid="agents"]').withTags(['wcag2a', 'wcag2aa']).analyze();
+    assert.deepEqual(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')}`), [], 'no serious/critical accessibility violation in the view');
 
     await row.getByTestId('agent-revoke').click();
     await page.getByTestId('agent-revoke-yes').click();

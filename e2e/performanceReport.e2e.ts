@@ -4,6 +4,7 @@
 // and the report as JSON.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { AxeBuilder } from '@axe-core/playwright';
 import { eventually, exportCsv, onboardTrader, placeLimit, selectMarket, startJourney, type Journey } from './journeyHarness.js';
 import type { PerformanceReport } from '../engine/client/agentsClient.js';
 
@@ -47,6 +48,8 @@ test("an account's fill shows in the Report tab with the API's numbers, an equit
   assert.notEqual(api.unrealisedPnl, '0', 'the position is marked at the mid, not at cost');
   assert.equal(await page.locator('[data-testid="report-markets"] tbody tr').count(), 1);
   await j.screenshot(page, 'issue24-performance-report');
+    const axe = await new AxeBuilder({ page }).include('[data-testid="report"]').withTags(['wcag2a', 'wcag2aa']).analyze();
+    assert.deepEqual(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')}`), [], 'no serious/critical accessibility violation in the view');
 
   const csv = await exportCsv(page, 'report-export-csv');
   const lines = csv.trim().split('\r\n');

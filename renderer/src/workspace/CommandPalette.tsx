@@ -10,6 +10,8 @@ const TAB_COMMANDS: { tab: BottomTab; label: string }[] = [
   { tab: 'holders', label: 'Show holders' },
   { tab: 'relayer', label: 'Show relayer' },
   { tab: 'admin', label: 'Show admin tools' },
+  { tab: 'agents', label: 'Show agents and their audit log' },
+  { tab: 'report', label: 'Show the performance report' },
 ];
 
 /** Ctrl/⌘+K: every market and terminal action by name (cmdk does the fuzzy filtering and keyboard list). */
