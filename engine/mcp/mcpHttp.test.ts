@@ -358,6 +358,23 @@ describe('the MCP server over Streamable HTTP (issue 24)', () => {
       assert.ok(tools.includes('subscribe') && tools.includes('unsubscribe'), 'subscriptions are audited');
     });
   });
+
+  it("closes the engine at once while an agent's notification stream is open (no shutdown grace spent waiting for it)", async () => {
+    const { engine, host, close } = await startListeningEngine({ seedDemo: true, simulation: false });
+    let closed = false;
+    try {
+      const agent = (await operator(host, engine)('POST', '/admin/agents', { name: 'streamer' })).json as { token: string };
+      const client = await connect(host, agent.token);
+      await client.subscribeResource({ uri: `sandbox://books/${engine.ctx.markets.list()[0]!.tokenIds[0]}` });
+      await new Promise((r) => setTimeout(r, 200));
+      const t0 = Date.now();
+      await close();
+      closed = true;
+      assert.ok(Date.now() - t0 < 1000, `closed in ${Date.now() - t0} ms`);
+    } finally {
+      if (!closed) await close();
+    }
+  });
 });
 
 async function eventually(ok: () => boolean, ms = 5000): Promise<void> {
