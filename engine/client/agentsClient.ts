@@ -1,5 +1,5 @@
 import type { AgentInfo, AgentLimits, AuditEntry, PerformanceReport, RunSummary } from '../protocol/agentTypes.js';
-import { jsonCall } from './operatorCall.js';
+import { operatorCall } from './operatorCall.js';
 
 export type { AgentInfo, AgentLimits, AuditEntry, PerformanceReport, RunSummary };
 
@@ -51,6 +51,6 @@ export class AgentsClient {
   }
 
   private call<R>(method: string, path: string, body?: unknown): Promise<R> {
-    return jsonCall<R>(this.fetchImpl, this.baseUrl, method, path, body, this.operatorToken);
+    return operatorCall<R>({ baseUrl: this.baseUrl, operatorToken: this.operatorToken, fetchImpl: this.fetchImpl, what: 'Agent tokens and reports' }, method, path, body);
   }
 }

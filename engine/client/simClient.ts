@@ -1,5 +1,5 @@
 import type { ScenarioProgress, ScenarioSummary } from '../protocol/schemas/scenario.js';
-import { jsonCall } from './operatorCall.js';
+import { operatorCall } from './operatorCall.js';
 
 export type { ScenarioProgress, ScenarioSummary };
 
@@ -77,8 +77,7 @@ export class SimClient {
     return this.call('DELETE', '/admin/scenarios/current');
   }
 
-  private async call<R>(method: string, path: string, body?: unknown, operator = true): Promise<R> {
-    if (operator && !this.operatorToken) throw new Error('Simulation controls need the operator token (printed in the ready line as operatorToken).');
-    return jsonCall<R>(this.fetchImpl, this.baseUrl, method, path, body, operator ? this.operatorToken : undefined);
+  private call<R>(method: string, path: string, body?: unknown, operator = true): Promise<R> {
+    return operatorCall({ baseUrl: this.baseUrl, operatorToken: this.operatorToken, fetchImpl: this.fetchImpl, what: 'Simulation controls' }, method, path, body, operator);
   }
 }
