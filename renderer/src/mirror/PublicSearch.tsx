@@ -102,7 +102,7 @@ export function PublicSearch(props: { client: MirrorClient }) {
           setAsked(words.trim());
         }}
       >
-        <input type="search" placeholder="Words, e.g. election" aria-label="Search the public markets" data-testid="public-search" value={words} onChange={(e) => setWords(e.target.value)} />
+        <input id="public-search" type="search" placeholder="Words, e.g. election" aria-label="Search the public markets" data-testid="public-search" value={words} onChange={(e) => setWords(e.target.value)} />
         <button type="submit" disabled={!words.trim() || results.isFetching} data-testid="public-search-go">
           {results.isFetching ? 'Searching…' : 'Search'}
         </button>

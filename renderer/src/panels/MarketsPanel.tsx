@@ -45,10 +45,23 @@ export function MarketsPanel() {
   };
 
   return (
-    <Panel title="Markets" className="markets" testId="markets-panel" actions={
+    <Panel
+      title="Markets"
+      className="markets"
+      testId="markets-panel"
+      actions={
         <>
           <span className="muted">{markets ? `${markets.length}` : ''}</span>
-          <button className="ghost small" title="Search the public markets and mirror one here (Mirrors tab, 7)" data-testid="open-public-markets" onClick={() => setTab('mirrors')}>
+          <button
+            className="ghost small"
+            title="Search the public markets and mirror one here (Mirrors tab, 7)"
+            data-testid="open-public-markets"
+            onClick={() => {
+              setTab('mirrors');
+              // The tab renders on the next frame; then the words go straight into the public search.
+              requestAnimationFrame(() => document.getElementById('public-search')?.focus());
+            }}
+          >
             + Public
           </button>
         </>
