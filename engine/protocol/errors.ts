@@ -34,6 +34,10 @@ export const ERRORS = {
   agent_unauthorized: { status: 401, message: 'The MCP endpoint needs Authorization: Bearer <agent token> (POST /admin/agents issues one).' },
   agent_not_found: { status: 404, message: 'No agent has this id. List agents with GET /admin/agents.' },
 
+  // mirrors of public markets (decisions §10)
+  mirror_not_found: { status: 404, message: 'No public market matches this slug, condition id or URL. Search with GET /admin/mirrors/search?q=<words> and mirror a result by its condition id.' },
+  upstream_unavailable: { status: 502, message: 'The public market service did not answer usably (down, slow, rate-limited or malformed). Check the --upstream-clob, --upstream-gamma and --upstream-ws URLs and the network, then retry.' },
+
   // orders (interface §7, decisions §3)
   owner_address_mismatch: { status: 400, message: 'owner must equal the SERVICE_ADDRESS header.' },
   invalid_batch_size: { status: 400, message: 'batch supports at most 15 orders' },
