@@ -37,6 +37,8 @@ export interface Trader {
 
 export interface Journey {
   engine: Engine;
+  /** The engine's data directory (tapes live in its `tapes/`). */
+  dataDir: string;
   ready: ReadyLine;
   appUrl: string;
   browser: Browser;
@@ -76,6 +78,7 @@ export async function startJourney(opts: { chain?: ChainMode; config?: Partial<E
         return ready;
       },
       appUrl,
+      dataDir,
       browser: b,
       async newTrader() {
         // A context per trader: its own localStorage, so its own burner wallet and API key.

@@ -1,5 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { MirrorRowJson, MirrorStatusSchema, PublicCatalogueEntrySchema, UpstreamStateSchema } from '../protocol/schemas/mirror.js';
+import type { ReplayReportSchema, ReplayStateSchema, TapeRow as TapeRowSchema, TapesResponse } from '../protocol/schemas/tapes.js';
 import type { Market } from './responseTypes.js';
 import { operatorCall } from './operatorCall.js';
 
@@ -13,30 +14,12 @@ export type PublicCatalogueEntry = Static<typeof PublicCatalogueEntrySchema>;
 export type MirrorRow = MirrorRowJson;
 
 /** One recorded tape of GET /admin/tapes: one file per market and UTC day. */
-export interface TapeRow {
-  name: string;
-  conditionId: string;
-  question: string;
-  /** UTC day of the file (YYYY-MM-DD). */
-  day: string;
-  bytes: number;
-  /** Entry lines (the header not counted). */
-  events: number;
-  /** Receive time of the file's first entry, unix ms. */
-  startedAt: number;
-}
-
-export interface TapeList {
-  recording: boolean;
-  tapes: TapeRow[];
-}
-
-/** POST /admin/replays: the replay started and the market it drives. */
-export interface ReplayStarted {
-  replayId: string;
-  conditionId: string;
-  [field: string]: unknown;
-}
+export type TapeRow = Static<typeof TapeRowSchema>;
+export type TapeList = Static<typeof TapesResponse>;
+/** POST /admin/replays: the replay started and the market it drives (its mirror.source is `tape:<name>`). */
+export type ReplayStarted = Static<typeof ReplayStateSchema>;
+/** GET /admin/replays/{id}: the users' PnL, fees and fills, and the fillable view at other latencies. */
+export type ReplayReport = Static<typeof ReplayReportSchema>;
 
 /**
  * The operator routes of mirrored public markets, recording and replay (docs/api.md "Mirrors",
@@ -78,13 +61,13 @@ export class MirrorClient {
     return this.call('POST', '/admin/tapes/recording', { enabled });
   }
 
-  /** Replays a recorded tape into a market of this engine (`speed` × real time; default the engine's). */
+  /** Replays a recorded tape into a market of this engine (`speed` tape ms per exchange ms; default 1). */
   replay(tape: string, speed?: number): Promise<ReplayStarted> {
     return this.call('POST', '/admin/replays', { tape, ...(speed === undefined ? {} : { speed }) });
   }
 
   /** A replay's report: the user's PnL, fees, fills and the fillable view. */
-  replayReport(replayId: string): Promise<Record<string, unknown>> {
+  replayReport(replayId: string): Promise<ReplayReport> {
     return this.call('GET', `/admin/replays/${encodeURIComponent(replayId)}`);
   }
 
