@@ -5,6 +5,9 @@
 // a recorded Gamma answer served locally (gammaKit) with that engine's market in place of one leg.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { GammaKit } from '../engine/testkit/gammaKit.js';
 import { UpstreamKit } from '../engine/testkit/upstreamKit.js';
@@ -53,10 +56,7 @@ const same = (a: Level[], b: Level[], n: number) => a.length >= n && b.length >=
 test('a trader searches the public markets, mirrors one, trades on its public depth, and a public print fills a resting order', async () => {
   const { page } = await j.newTrader();
   const me = (await onboardTrader(page)).toLowerCase();
-  // Mirroring is an operator action: the browser is given the operator token once.
-  await page.getByTestId('tab-admin').click();
-  await page.getByTestId('admin-token').fill(j.ready.operatorToken);
-  await page.getByTestId('admin-token-use').click();
+  await giveOperatorToken(page);
 
   // Words → public results with price, volume and state; "+ Public" puts the cursor in the search.
   await page.getByTestId('open-public-markets').click();
@@ -134,6 +134,45 @@ test('a trader searches the public markets, mirrors one, trades on its public de
   await page.getByTestId('my-trade-row').nth(1).waitFor();
   await screenshotAtEachSize(j, page, 'issue22-mirror-fills');
 });
+
+test('the record switch writes the mirrored market to a tape, and a listed tape replays as a REPLAY market', async () => {
+  const { page } = await j.newTrader();
+  await giveOperatorToken(page);
+  await page.getByTestId('tab-mirrors').click();
+  const toggle = page.getByTestId('record-toggle');
+  await eventually('the record switch ready', async () => (await toggle.isEnabled()) && !(await toggle.isChecked()));
+  await toggle.press('Space');
+  await eventually('recording on', async () => toggle.isChecked());
+  const mirrored = page.locator(`[data-testid="mirror-row"][data-condition-id="${conditionId}"]`);
+  await mirrored.getByText('REC').waitFor();
+  const tape = page.locator(`[data-testid="tape-row"][data-condition-id="${conditionId}"]`);
+  await tape.waitFor();
+  assert.match(await tape.innerText(), /Will the Fed cut rates by 25 bps in July 2026\?/);
+  assert.match(await tape.innerText(), new RegExp(new Date().toISOString().slice(0, 10)), 'the tape of the UTC day');
+  assert.match(await tape.innerText(), /\d+(\.\d)? (B|kB)/, 'its size');
+  await toggle.press('Space');
+  await eventually('recording off', async () => !(await toggle.isChecked()));
+
+  // A tape in the data directory's tapes/ is listed; Replay opens its market, marked REPLAY.
+  const example = 'example-calm-market.jsonl.gz';
+  copyFileSync(fileURLToPath(new URL(`../resources/tapes/${example}`, import.meta.url)), join(j.dataDir, 'tapes', example));
+  const exampleRow = page.locator(`[data-testid="tape-row"][data-name="${example}"]`);
+  await exampleRow.waitFor();
+  await screenshotAtEachSize(j, page, 'issue22-mirror-tapes');
+  await exampleRow.getByTestId('tape-replay').click();
+  const badge = page.getByTestId('market-header').getByTestId('mirror-badge');
+  await eventually('the replayed market on screen', async () => (await badge.getAttribute('data-label').catch(() => null)) === 'REPLAY');
+  assert.equal(await badge.getAttribute('data-source'), `tape:${example}`);
+  assert.match(await page.getByTestId('market-question').innerText(), /Will Bitcoin close above \$150,000 on 26 May 2027\?/);
+});
+
+/** Mirroring is an operator action: the browser is given the operator token once (Admin tab). */
+async function giveOperatorToken(page: Page): Promise<void> {
+  await page.getByTestId('tab-admin').click();
+  await page.getByTestId('admin-token').fill(j.ready.operatorToken);
+  await page.getByTestId('admin-token-use').click();
+  await page.getByTestId('admin-faucet').waitFor();
+}
 
 interface TapeTrade {
   maker_address: string;

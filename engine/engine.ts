@@ -128,6 +128,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     mirrors = mirror;
     // Recording (--record, POST /admin/tapes/recording): every upstream entry of a mirrored market goes to its tape.
     mirror.onEntry.add(tapes.record);
+    mirror.recording = (conditionId) => tapes.isRecording(conditionId);
     resyncFeed = (conditionId) => void feed.resync(conditionId);
     const marketData = new MarketDataService({ clock, markets, orders: trading, mids, mirrors: mirror });
     const listings = new MarketListings({ markets }, marketData);
