@@ -9,6 +9,7 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
 import { GammaKit } from '../engine/testkit/gammaKit.js';
 import { UpstreamKit } from '../engine/testkit/upstreamKit.js';
 import { PUBLIC_MARKET_ACCOUNT } from '../engine/services/orders/orderService.js';
@@ -159,6 +160,9 @@ test('the record switch writes the mirrored market to a tape, and a listed tape 
   const exampleRow = page.locator(`[data-testid="tape-row"][data-name="${example}"]`);
   await exampleRow.waitFor();
   await screenshotAtEachSize(j, page, 'issue22-mirror-tapes');
+  const axe = await new AxeBuilder({ page }).include('[data-testid="mirrors"]').analyze();
+  const bad = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(bad.map((v) => `${v.id}: ${v.nodes.length} × ${v.nodes[0]?.target.join(' ')}`), [], 'the Mirrors tab has no serious or critical axe violations');
   await exampleRow.getByTestId('tape-replay').click();
   const badge = page.getByTestId('market-header').getByTestId('mirror-badge');
   await eventually('the replayed market on screen', async () => (await badge.getAttribute('data-label').catch(() => null)) === 'REPLAY');

@@ -6,9 +6,8 @@ import { DataTable } from '../components/DataTable.js';
 import { ErrorLine } from '../components/ErrorLine.js';
 import { useMarkets } from '../api/hooks.js';
 import { useUi } from '../state/uiStore.js';
-import { fixedDecimals } from '../format.js';
 import { notify } from '../notify/notify.js';
-import { volumeText } from './mirrorBadge.js';
+import { publicResultView } from './mirrorBadge.js';
 import { useOpenNewMarket } from './useMirrorClient.js';
 
 const RESULTS = 20;
@@ -25,6 +24,7 @@ export function PublicSearch(props: { client: MirrorClient }) {
   const selectMarket = useUi((s) => s.selectMarket);
   const openNew = useOpenNewMarket();
   const here = new Set((markets ?? []).map((m) => m.condition_id.toLowerCase()));
+  const view = (e: PublicCatalogueEntry) => publicResultView(e, here);
   const results = useQuery({ queryKey: ['public-search', asked], queryFn: () => props.client.search(asked, RESULTS), enabled: asked !== '', staleTime: 60_000, retry: false });
   const mirror = useMutation({
     mutationFn: (e: PublicCatalogueEntry) => props.client.start(e.slug || e.conditionId),
@@ -51,23 +51,21 @@ export function PublicSearch(props: { client: MirrorClient }) {
       header: 'Price',
       accessorFn: (e) => Number(e.outcomePrices?.[0] ?? Number.NaN),
       meta: { num: true },
-      cell: (c) => {
-        const e = c.row.original;
-        return e.outcomePrices ? (
-          <span data-testid="public-price">
-            {e.outcomes[0]} {fixedDecimals(e.outcomePrices[0], 3)}
-          </span>
-        ) : (
-          '—'
-        );
-      },
+      cell: (c) => <span data-testid="public-price">{view(c.row.original).price}</span>,
     },
-    { id: 'volume', header: 'Volume', accessorFn: (e) => Number(e.volume) || 0, meta: { num: true }, cell: (c) => <span data-testid="public-volume">{volumeText(c.row.original.volume)}</span> },
+    { id: 'volume', header: 'Volume', accessorFn: (e) => Number(e.volume) || 0, meta: { num: true }, cell: (c) => <span data-testid="public-volume">{view(c.row.original).volume}</span> },
     {
       id: 'state',
       header: 'State',
       accessorFn: (e) => (e.closed ? 1 : 0),
-      cell: (c) => (c.row.original.closed ? <span className="badge dim" data-testid="public-closed">CLOSED</span> : <span className="dim">open</span>),
+      cell: (c) =>
+        view(c.row.original).closed ? (
+          <span className="badge dim" data-testid="public-closed" title="Closed upstream: a mirror of it takes no orders">
+            CLOSED
+          </span>
+        ) : (
+          <span className="dim">open</span>
+        ),
     },
     {
       id: 'actions',
@@ -76,7 +74,7 @@ export function PublicSearch(props: { client: MirrorClient }) {
       meta: { className: 'actions' },
       cell: (c) => {
         const e = c.row.original;
-        if (here.has(e.conditionId.toLowerCase()))
+        if (view(e).here)
           return (
             <button className="ghost small" data-testid="public-open" onClick={() => selectMarket(e.conditionId)}>
               Open

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ageText, bytesText, mirrorBadge, volumeText } from './mirrorBadge.js';
+import { ageText, bytesText, mirrorBadge, publicResultView, volumeText } from './mirrorBadge.js';
 
 test('a live public mirror is MIRRORED, green, with the age of its last upstream event', () => {
   const b = mirrorBadge({ source: 'public', upstreamState: 'live', lastEventAgeMs: 2_400 }, 0);
@@ -46,4 +46,12 @@ test('volumes read in dollars with k, M and B, and a blank or non-number as a da
 
 test('tape sizes read in B, kB and MB', () => {
   assert.deepEqual([812, 12_040, 1_400_000].map(bytesText), ['812 B', '12.0 kB', '1.4 MB']);
+});
+
+test('a public result shows its first outcome’s price, its volume, whether it closed and whether it is mirrored here', () => {
+  const entry = { conditionId: '0xABC', slug: 's', question: 'q', eventTitle: 'e', outcomes: ['Yes', 'No'], outcomePrices: ['0.315', '0.685'], volume: '1843021.55', closed: false, image: '' };
+  assert.deepEqual(publicResultView(entry, new Set()), { price: 'Yes 0.315', volume: '$1.8M', closed: false, here: false });
+  assert.equal(publicResultView(entry, new Set(['0xabc'])).here, true, 'condition ids compare in lower case');
+  assert.deepEqual(publicResultView({ ...entry, outcomePrices: null, closed: true, volume: '' }, new Set()), { price: '—', volume: '—', closed: true, here: false });
+  assert.equal(publicResultView({ ...entry, outcomePrices: ['', '1'] }, new Set()).price, '—');
 });

@@ -1,4 +1,4 @@
-import type { MirrorStatus } from '../../../engine/client/index.js';
+import type { MirrorStatus, PublicCatalogueEntry } from '../../../engine/client/index.js';
 
 export interface MirrorBadgeView {
   /** MIRRORED for a live public mirror, REPLAY for a tape driving the market. */
@@ -62,4 +62,21 @@ export function bytesText(n: number): string {
   if (n >= 1e6) return `${(n / 1e6).toFixed(1)} MB`;
   if (n >= 1e3) return `${(n / 1e3).toFixed(1)} kB`;
   return `${n} B`;
+}
+
+export interface PublicResultView {
+  /** `Yes 0.315`: the first outcome's cached price, or a dash when Gamma gave none. */
+  price: string;
+  volume: string;
+  /** A closed public market is marked: mirroring it gives a market that takes no orders. */
+  closed: boolean;
+  /** Already mirrored here: the row offers Open instead of Mirror. */
+  here: boolean;
+}
+
+/** One public search result as the Mirrors tab shows it. */
+export function publicResultView(e: PublicCatalogueEntry, mirroredHere: ReadonlySet<string>): PublicResultView {
+  const p = e.outcomePrices?.[0];
+  const price = p !== undefined && Number.isFinite(Number(p)) && p.trim() !== '' ? `${e.outcomes[0]} ${Number(p).toFixed(3)}` : '—';
+  return { price, volume: volumeText(e.volume), closed: e.closed, here: mirroredHere.has(e.conditionId.toLowerCase()) };
 }
