@@ -11,7 +11,7 @@ import type { PerformanceReport } from '../engine/client/agentsClient.js';
 let j: Journey;
 before(async () => {
   // 120× : an exchange minute passes every half second, so the curve gains points while we watch.
-  j = await startJourney({ speed: 120 });
+  j = await startJourney({ config: { speed: 120 } });
 });
 after(async () => {
   await j?.close();

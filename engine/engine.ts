@@ -38,6 +38,14 @@ import { loadOrCreateSecrets, rotateOperatorToken } from './store/secrets.js';
 import { ChainProxy } from './services/chainProxy/chainProxy.js';
 import { OperatorBootstrap } from './services/operatorAccess/operatorBootstrap.js';
 import { WriteBatcher } from './store/writeBatcher.js';
+import { createMarketDecoder } from './services/mirror/marketDecoder.js';
+import { replayReport } from './services/tapes/replayReport.js';
+import { ReplayService } from './services/tapes/replayService.js';
+import { readTape } from './services/tapes/tapeReader.js';
+import { examplesDir, TapeService } from './services/tapes/tapeService.js';
+import { MirrorService } from './services/mirror/mirrorService.js';
+import { UpstreamClient } from './services/mirror/upstream/upstreamClient.js';
+import { UpstreamFeed } from './services/mirror/upstream/upstreamFeed.js';
 
 export interface ReadyLine {
   ready: true;
@@ -77,7 +85,13 @@ export interface CreateEngineOptions extends ServerLimits {
  * app's main process both call this.
  */
 export async function createEngine(partial: Partial<EngineConfig> = {}, opts: CreateEngineOptions = {}): Promise<Engine> {
-  const config = resolveConfig(partial);
+  const resolved = resolveConfig(partial);
+  // Tapes first: `--replay` starts the run's clock at the tape's start (decisions §11) unless --start pins it.
+  // A tape opened mid-stream asks the live feed for a fresh book (the feed is built below).
+  let resyncFeed: ((conditionId: string) => void) | undefined;
+  const tapes = new TapeService({ dataDir: resolved.dataDir, upstream: { clob: resolved.upstreamClob, ws: resolved.upstreamWs }, record: resolved.record, examplesDir: examplesDir(), requestResync: (conditionId) => resyncFeed?.(conditionId) });
+  const replayGroups = tapeGroups(resolved.replays.map((r) => tapes.resolve(r)));
+  const config = replayGroups.length > 0 && resolved.clockStart === undefined ? { ...resolved, clockStart: Math.min(...replayGroups.map((g) => g.startedAt)) } : resolved;
   const { clock, wallClock } = clocksOf(config, opts);
   const startedAt = clock.nowMs();
   // Fast and stepped runs draw every id from the seed (decisions §11), the operator key of a fresh data directory included.
@@ -89,6 +103,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
 
   let chain: ChainHandle | undefined;
   let orders: OrderService | undefined;
+  let mirrors: MirrorService | undefined;
   let ctx: EngineContext;
   try {
     chain = await startChain(config, secrets);
@@ -98,7 +113,8 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     const auth = new AuthService({ clock, wallClock, config, db, secrets, writes, ...seeded });
     const builderAuth = new BuilderAuth({ clock, wallClock, config, db, secrets });
     const markets = new MarketService({ chain, clock, db, writes });
-    const trading = new OrderService({ chain, clock, config, db, writes, markets, ...seeded });
+    // The order service asks the mirror service (built after it, as it feeds the order service's public layer) for a market's upstream state.
+    const trading = new OrderService({ chain, clock, config, db, writes, markets, mirrorOf: (conditionId) => mirrors?.status(conditionId), ...seeded });
     orders = trading;
     // The two links that point back up are events: a first key earns the welcome grant, and a
     // resolution cancels the market's resting orders before anyone hears of it.
@@ -107,7 +123,15 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     const rateLimiter = new RateLimiter({ clock, wallClock, config, auth });
     const relayer = new RelayerService({ chain, clock, config, db, secrets, writes, ...seeded });
     const mids = new MidHistory();
-    const marketData = new MarketDataService({ clock, markets, orders: trading, mids });
+    const upstream = new UpstreamClient({ clobBase: config.upstreamClob, gammaBase: config.upstreamGamma, wallClock });
+    const feed = new UpstreamFeed({ clock, client: upstream, wsUrl: config.upstreamWs });
+    const mirror = new MirrorService({ clock, wallClock, markets, orders: trading, upstream, feed, decoderFor: (identity) => createMarketDecoder(identity) });
+    mirrors = mirror;
+    // Recording (--record, POST /admin/tapes/recording): every upstream entry of a mirrored market goes to its tape.
+    mirror.onEntry.add(tapes.record);
+    mirror.recording = (conditionId) => tapes.isRecording(conditionId);
+    resyncFeed = (conditionId) => void feed.resync(conditionId);
+    const marketData = new MarketDataService({ clock, markets, orders: trading, mids, mirrors: mirror });
     const listings = new MarketListings({ markets }, marketData);
     const data = new DataService({ db, markets, orders: trading });
     const paper = new PaperService({ clock, config, db, data, orders: trading });
@@ -121,17 +145,35 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
 
     await markets.init();
     await trading.init();
+    await mirror.init();
     await relayer.init();
     if (config.seedDemo) await seedDemoMarkets({ chain, clock, config, db, writes, markets, orders: trading, ...seeded });
     await sim.init();
+    // `--mirror`: a public market that cannot be resolved stops the start with the upstream's reason.
+    for (const ref of config.mirrors) await mirror.start(ref);
     // A fast or stepped run reports what happened after its setup (demo seeding) under <data>/runs/.
     const recorder = config.clock === 'real' ? undefined : new RunRecorder({ clock, db, dataDir: config.dataDir, markets, orders: trading, isSimulated: (a) => sim.isSimulated(a), capital: config.initialCollateral }, config.clock, startedAt, ids!.seed);
     const reports = new ReportService({ clock, db, dataDir: config.dataDir, capital: config.initialCollateral, markets, orders: trading, recorder });
     reports.start();
     const clockService = new ClockService({ clock, sim }, config.clock, startedAt, recorder);
     const agents = new AgentService({ chain, clock, config, ids, orders: trading });
-    ctx = { config, clock, wallClock, ...seeded, db, writes, secrets, chain, auth, builderAuth, markets, marketData, listings, orders: trading, rateLimiter, relayer, data, paper, heartbeats, sim, operatorBootstrap, chainProxy, scenarios, streams, clockService, mids, agents, reports };
+    const reportDeps = { clock, db, markets, orders: trading, latencyMs: config.latencyMs, isSimulated: (a: string) => sim.isSimulated(a) };
+    const replays = new ReplayService({
+      clock,
+      markets,
+      orders: trading,
+      // The live mirror's decoder: a replayed market behaves as the live one did.
+      decoderFor: (identity) => createMarketDecoder(identity),
+      scheduler: sim.scheduler,
+      tapes,
+      mirrors: mirror,
+      report: (state, timeline) => replayReport(reportDeps, state, timeline),
+      runDir: () => recorder?.dir ?? join(config.dataDir, 'runs', `${new Date(startedAt).toISOString().replace(/[:.]/g, '-')}-${config.clock}`),
+    });
+    for (const g of replayGroups) await replays.start({ tape: g.paths.join(',') });
+    ctx = { config, clock, wallClock, ...seeded, db, writes, secrets, chain, auth, builderAuth, markets, marketData, listings, orders: trading, rateLimiter, relayer, data, paper, heartbeats, sim, operatorBootstrap, chainProxy, scenarios, streams, clockService, mids, agents, tapes, replays, mirrors: mirror, reports };
   } catch (e) {
+    await mirrors?.stop().catch(() => undefined);
     await chain?.stop().catch(() => undefined);
     orders?.close();
     writes.close();
@@ -180,6 +222,8 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
       } catch {
         // The report is a by-product: a full disk must not keep the engine from closing.
       }
+      await ctx.mirrors.stop();
+      ctx.tapes.close();
       ctx.orders.stop();
       ctx.relayer.stop();
       streamRoutes.close();
@@ -194,11 +238,26 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
   };
 }
 
+/** `--replay` tapes by market (tapes of one market, e.g. consecutive days, play as one replay), each with its start. */
+function tapeGroups(paths: readonly string[]): Array<{ paths: string[]; startedAt: number }> {
+  const groups = new Map<string, { paths: string[]; startedAt: number }>();
+  for (const p of paths) {
+    const t = readTape(p);
+    const key = t.identity.conditionId.toLowerCase();
+    const g = groups.get(key) ?? { paths: [], startedAt: t.header.startedAt };
+    g.paths.push(p);
+    g.startedAt = Math.min(g.startedAt, t.header.startedAt);
+    groups.set(key, g);
+  }
+  return [...groups.values()];
+}
+
 /** Exchange and wall clocks of a mode (decisions §11). */
 function clocksOf(config: EngineConfig, opts: CreateEngineOptions): { clock: Clock; wallClock: Clock } {
   if (config.clock === 'real') {
     const base = opts.clock ?? systemClock;
-    const clock = config.speed === 1 ? base : new ScaledClock(config.clockStart ?? base.nowMs(), config.speed, base);
+    // A pinned start (`--start`, a replay's tape start) moves exchange time there even at speed 1.
+    const clock = config.speed === 1 && config.clockStart === undefined ? base : new ScaledClock(config.clockStart ?? base.nowMs(), config.speed, base);
     return { clock, wallClock: base };
   }
   const wallClock = opts.wallClock ?? systemClock;

@@ -19,6 +19,9 @@ import type { ScenarioService } from '../services/scenarios/scenarioService.js';
 import type { StreamService } from '../services/streams/streamService.js';
 import type { ClockService } from '../services/runs/clockService.js';
 import type { ReportService } from '../services/reports/reportService.js';
+import type { ReplayService } from '../services/tapes/replayService.js';
+import type { TapeService } from '../services/tapes/tapeService.js';
+import type { MirrorService } from '../services/mirror/mirrorService.js';
 
 /**
  * What the HTTP layer serves: the infrastructure and every service, built and wired by the composition
@@ -46,4 +49,7 @@ export interface EngineContext extends Infra {
   readonly mids: MidHistory;
   readonly agents: AgentService;
   readonly reports: ReportService;
+  readonly tapes: TapeService;
+  readonly replays: ReplayService;
+  readonly mirrors: MirrorService;
 }

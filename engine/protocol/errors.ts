@@ -35,6 +35,13 @@ export const ERRORS = {
   agent_not_found: { status: 404, message: 'No agent has this id. List agents with GET /admin/agents.' },
   run_not_found: { status: 404, message: 'No run of this id under the data directory. GET /admin/runs lists them.' },
   account_not_in_run: { status: 404, message: 'This account made no trade in that run. GET /admin/runs lists each run\'s accounts.' },
+  tape_not_found: { status: 404, message: 'No tape has this name. List tapes with GET /admin/tapes (names under <data>/tapes/).' },
+  tape_unreadable: { status: 400, message: 'The file is not a tape this engine reads (docs/tapes.md: gzip JSON lines, a version 1 header first).' },
+  replay_not_found: { status: 404, message: 'No replay has this id. Start one with POST /admin/replays.' },
+
+  // mirrors of public markets (decisions §10)
+  mirror_not_found: { status: 404, message: 'No public market matches this slug, condition id or URL. Search with GET /admin/mirrors/search?q=<words> and mirror a result by its condition id.' },
+  upstream_unavailable: { status: 502, message: 'The public market service did not answer usably (down, slow, rate-limited or malformed). Check the --upstream-clob, --upstream-gamma and --upstream-ws URLs and the network, then retry.' },
 
   // orders (interface §7, decisions §3)
   owner_address_mismatch: { status: 400, message: 'owner must equal the SERVICE_ADDRESS header.' },
@@ -48,6 +55,7 @@ export const ERRORS = {
   no_liquidity: { status: 404, message: 'No orders rest on the side of the book this price needs. See GET /book.' },
   market_resolved: { status: 409, message: 'The market is resolved and no longer trades.' },
   market_not_resolved: { status: 409, message: 'The market is not resolved yet.' },
+  market_stale: { status: 409, message: 'This mirrored market has not heard from its public upstream lately, so its public depth may be out of date: an order that would trade now is refused. A non-marketable order may still rest; retry once GET /markets/{condition_id} shows mirror.upstreamState "live".' },
   nothing_to_redeem: { status: 400, message: 'This address holds no positions of this market to redeem.' },
   clock_advancing: { status: 409, message: 'The exchange clock is advancing (POST /admin/clock/advance); writes wait until it has answered. Reads answer meanwhile.' },
   clock_not_stepped: { status: 409, message: 'The exchange clock is not in stepped mode; start the engine with --clock stepped to advance it on request.' },

@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.js';
+import type { FeeSchedule } from '../protocol/feeSchedule.js';
 
 /** One row of the markets table, in store terms (micro-unit integers as bigint, flags as booleans). */
 export interface MarketRow {
@@ -24,8 +25,16 @@ export interface MarketRow {
   acceptingOrders: boolean;
   chainPrepared: boolean;
   chainReported: boolean;
-  /** Taker fee rate in basis points (migration 008). */
+  /** Base fee in basis points (migration 008): what GET /fee-rate answers and a V1 order's signed feeRateBps must reach. */
   feeRateBps: number;
+  /** Mirrored markets (migration 012): `public` or `tape:<file>`; null for a local market. */
+  mirrorSource: string | null;
+  /** The public identity as resolved (JSON), for re-following after a restart; null for a local market. */
+  mirrorIdentity: string | null;
+  /** False once the operator stopped following the public market (or for a local market). */
+  mirrorFollowing: boolean;
+  /** The fee schedule every fill pays by (migration 011, decisions §10). */
+  feeSchedule: FeeSchedule;
 }
 
 interface RawRow {
@@ -53,6 +62,13 @@ interface RawRow {
   chain_prepared: bigint;
   chain_reported: bigint;
   fee_rate_bps: bigint;
+  mirror_source: string | null;
+  mirror_identity: string | null;
+  mirror_following: bigint | null;
+  fee_rate: bigint;
+  fee_exponent: bigint;
+  fee_taker_only: bigint;
+  fee_rebate_rate: bigint;
 }
 
 function fromRaw(r: RawRow): MarketRow {
@@ -79,6 +95,15 @@ function fromRaw(r: RawRow): MarketRow {
     chainPrepared: Number(r.chain_prepared) === 1,
     chainReported: Number(r.chain_reported) === 1,
     feeRateBps: Number(r.fee_rate_bps ?? 0n),
+    mirrorSource: r.mirror_source ?? null,
+    mirrorIdentity: r.mirror_identity ?? null,
+    mirrorFollowing: Number(r.mirror_following ?? 0n) === 1,
+    feeSchedule: Object.freeze({
+      rate: BigInt(r.fee_rate),
+      exponent: Number(r.fee_exponent),
+      takerOnly: Number(r.fee_taker_only) === 1,
+      rebateRate: BigInt(r.fee_rebate_rate),
+    }),
   };
 }
 
@@ -94,7 +119,11 @@ export class MarketRepo {
   private readonly sChainPrepared: Statement;
   private readonly sChainReported: Statement;
   private readonly sFeeRate: Statement;
+  private readonly sFeeSchedule: Statement;
   private readonly sTickSize: Statement;
+  private readonly sMirror: Statement;
+  private readonly sMirrorFollowing: Statement;
+  private readonly sClosed: Statement;
   private readonly sMaxEvent: Statement;
   private readonly sGetSetting: Statement;
   private readonly sSetSetting: Statement;
@@ -112,7 +141,11 @@ export class MarketRepo {
     this.sChainPrepared = db.prepare('UPDATE markets SET chain_prepared = 1 WHERE condition_id = ?');
     this.sChainReported = db.prepare('UPDATE markets SET chain_reported = 1 WHERE condition_id = ?');
     this.sFeeRate = db.prepare('UPDATE markets SET fee_rate_bps = ? WHERE condition_id = ?');
+    this.sFeeSchedule = db.prepare('UPDATE markets SET fee_rate = ?, fee_exponent = ?, fee_taker_only = ?, fee_rebate_rate = ? WHERE condition_id = ?');
     this.sTickSize = db.prepare('UPDATE markets SET tick_size = ? WHERE condition_id = ?');
+    this.sMirror = db.prepare('UPDATE markets SET mirror_source = ?, mirror_identity = ?, mirror_following = ? WHERE condition_id = ?');
+    this.sMirrorFollowing = db.prepare('UPDATE markets SET mirror_following = ? WHERE condition_id = ?');
+    this.sClosed = db.prepare('UPDATE markets SET closed = 1, accepting_orders = 0 WHERE condition_id = ?');
     this.sMaxEvent = db.prepare('SELECT COALESCE(MAX(event_id), 0) FROM markets').pluck();
     this.sGetSetting = db.prepare('SELECT value FROM settings WHERE key = ?').pluck();
     this.sSetSetting = db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
@@ -153,6 +186,19 @@ export class MarketRepo {
       chain_reported: m.chainReported ? 1 : 0,
       fee_rate_bps: m.feeRateBps,
     });
+    // The schedule is written apart from the insert's column list, which other migrations extend.
+    this.writeFeeSchedule(m.conditionId, m.feeSchedule);
+    // The mirror columns are written apart from the insert's column list, which other migrations extend.
+    if (m.mirrorSource !== null) this.sMirror.run(m.mirrorSource, m.mirrorIdentity, m.mirrorFollowing ? 1 : 0, m.conditionId);
+  }
+
+  setMirrorFollowing(conditionId: string, following: boolean): void {
+    this.sMirrorFollowing.run(following ? 1 : 0, conditionId);
+  }
+
+  /** Stops trading without a winner (a mirrored market closed upstream). */
+  setClosed(conditionId: string): void {
+    this.sClosed.run(conditionId);
   }
 
   setPaused(conditionId: string, paused: boolean): void {
@@ -171,8 +217,14 @@ export class MarketRepo {
     this.sChainReported.run(conditionId);
   }
 
-  setFeeRate(conditionId: string, feeRateBps: number): void {
+  /** A market's fees: the base fee in bps and the schedule fills pay by. */
+  setFees(conditionId: string, feeRateBps: number, schedule: FeeSchedule): void {
     this.sFeeRate.run(feeRateBps, conditionId);
+    this.writeFeeSchedule(conditionId, schedule);
+  }
+
+  private writeFeeSchedule(conditionId: string, s: FeeSchedule): void {
+    this.sFeeSchedule.run(s.rate, s.exponent, s.takerOnly ? 1 : 0, s.rebateRate, conditionId);
   }
 
   setTickSize(conditionId: string, tickSize: bigint): void {

@@ -9,10 +9,12 @@ import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { resolveConfig, type EngineConfig } from '../config.js';
 import { predictContractAddresses, LOCAL_EXCHANGE_ADDRESS, LOCAL_EXCHANGE_V2_ADDRESS, LOCAL_NEG_RISK_EXCHANGE_ADDRESS, LOCAL_NEG_RISK_EXCHANGE_V2_ADDRESS } from '../protocol/contractAddresses.js';
 import { ORDER_TYPES, orderDomain, orderTypedMessage, ZERO_ADDRESS, type Address, type OrderType, type PostOrderBody, type SignedOrder, type SignedOrderV2 } from '../protocol/eip712.js';
+import { feeScheduleFromBps } from '../protocol/feeSchedule.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { WriteBatcher } from '../store/writeBatcher.js';
 import { ManualClock } from '../services/clock.js';
 import type { EngineContext } from '../http/engineContext.js';
+import type { MirrorStatus } from '../services/mirror/mirrorTypes.js';
 import type { TradableMarket } from '../services/orders/liveOrder.js';
 import { OrderService } from '../services/orders/orderService.js';
 
@@ -35,6 +37,8 @@ export function makeMarket(n: number, over: Partial<TestMarket> = {}): TestMarke
     negRisk: false,
     winner: null,
     paused: false,
+    // A market made with only a base fee pays the schedule built from it, as MarketService does (decisions §10).
+    ...(over.feeRateBps !== undefined && over.feeSchedule === undefined ? { feeSchedule: feeScheduleFromBps(over.feeRateBps) } : {}),
     ...over,
   };
 }
@@ -81,7 +85,9 @@ export interface Harness {
   cleanup(): void;
 }
 
-export async function makeHarness(opts: { config?: Partial<EngineConfig>; dir?: string; clock?: ManualClock; markets?: FakeMarkets } = {}): Promise<Harness> {
+export async function makeHarness(
+  opts: { config?: Partial<EngineConfig>; dir?: string; clock?: ManualClock; markets?: FakeMarkets; mirrorOf?: (conditionId: string) => MirrorStatus | undefined } = {},
+): Promise<Harness> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'orders-'));
   const config = resolveConfig({ dataDir: dir, chain: 'none', seedDemo: false, rateLimits: false, ...opts.config });
   const clock = opts.clock ?? new ManualClock(T0);
@@ -111,7 +117,7 @@ export async function makeHarness(opts: { config?: Partial<EngineConfig>; dir?: 
     operatorAddress: operator,
     stop: async () => undefined,
   };
-  const ctx = { config: { ...config, chainId: CHAIN_ID }, clock, db, writes, markets, chain } as unknown as EngineContext;
+  const ctx = { config: { ...config, chainId: CHAIN_ID }, clock, db, writes, markets, chain, ...(opts.mirrorOf ? { mirrorOf: opts.mirrorOf } : {}) } as unknown as EngineContext;
   const orders = new OrderService(ctx);
   (ctx as { orders: OrderService }).orders = orders;
   await orders.init();
@@ -132,7 +138,7 @@ export async function makeHarness(opts: { config?: Partial<EngineConfig>; dir?: 
     },
     reopen() {
       h.close();
-      return makeHarness({ config: opts.config, dir, clock, markets });
+      return makeHarness({ ...opts, dir, clock, markets });
     },
     cleanup() {
       h.close();

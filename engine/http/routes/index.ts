@@ -14,8 +14,10 @@ import { relayerRoutes } from './relayerRoutes.js';
 import { rendererRoutes } from './rendererRoutes.js';
 import { simRoutes } from './simRoutes.js';
 import { clockRoutes } from './clockRoutes.js';
+import { tapeRoutes } from './tapeRoutes.js';
 import { rpcProxyRoutes } from './rpcProxyRoutes.js';
 import { operatorBootstrapRoutes } from './operatorBootstrapRoutes.js';
+import { mirrorRoutes } from './mirrorRoutes.js';
 
 /** Base paths of the three services on the one listener (decisions §0). */
 export const RELAYER_PREFIX = '/relayer';
@@ -32,11 +34,13 @@ export async function registerRoutes(app: FastifyInstance, ctx: EngineContext): 
     compatRoutes(trading, ctx);
     simRoutes(trading, ctx);
     clockRoutes(trading, ctx);
+    tapeRoutes(trading, ctx);
     operatorBootstrapRoutes(trading, ctx);
     rpcProxyRoutes(trading, ctx);
     paperRoutes(trading, ctx);
     agentRoutes(trading, ctx);
     reportRoutes(trading, ctx);
+    mirrorRoutes(trading, ctx);
   });
   await app.register(async (relayer) => relayerRoutes(relayer, ctx), { prefix: RELAYER_PREFIX });
   await app.register(async (data) => dataApiRoutes(data, ctx), { prefix: DATA_PREFIX });

@@ -3,6 +3,7 @@
  * OpenAPI. Numbers where the public service sends numbers (tick and minimum size, token prices).
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { MarketMirrorField } from './mirror.js';
 
 const NullableString = (description: string) => Type.Unsafe<string | null>({ type: ['string', 'null'], description });
 
@@ -12,6 +13,17 @@ export const PublicTokenSchema = Type.Object({
   price: Type.Number({ description: 'Payout once resolved, else midpoint, else last trade, else 0.5' }),
   winner: Type.Boolean({ description: 'True for the winning outcome once resolved' }),
 });
+
+/** A market's fee schedule (decisions §10), rates as decimal strings (FeeScheduleWire). */
+export const FeeScheduleWireSchema = Type.Object(
+  {
+    rate: Type.String({ description: 'Taker fee rate, e.g. "0.04": the taker pays shares × rate × (p × (1 − p))^exponent, rounded half-up to 5 decimals' }),
+    exponent: Type.Integer({ minimum: 0, maximum: 4, description: 'Exponent of p × (1 − p); 1 on every public market' }),
+    takerOnly: Type.Boolean({ description: 'True: only takers pay' }),
+    rebateRate: Type.String({ description: "Maker's share of the fill's fee-equivalent, paid by the exchange's fee account, e.g. \"0.25\"" }),
+  },
+  { description: 'Fee schedule (decisions §10)' },
+);
 
 export const PublicMarketSchema = Type.Object(
   {
@@ -37,6 +49,7 @@ export const PublicMarketSchema = Type.Object(
     enable_order_book: Type.Boolean(),
     maker_base_fee: Type.Integer({ description: 'bps' }),
     taker_base_fee: Type.Integer({ description: 'bps' }),
+    fee_schedule: FeeScheduleWireSchema,
     rewards: Type.Object({ rates: Type.Null(), min_size: Type.Number(), max_spread: Type.Number() }),
     is_50_50_outcome: Type.Boolean(),
     icon: Type.String(),
@@ -46,6 +59,7 @@ export const PublicMarketSchema = Type.Object(
     tags: Type.Array(Type.String()),
     event_id: Type.Integer({ minimum: 1, description: 'Event the market belongs to' }),
     paused: Type.Boolean({ description: "This market's circuit breaker" }),
+    mirror: MarketMirrorField,
   },
   { description: 'CLOB Market record' },
 );

@@ -1,4 +1,6 @@
 import { formatUnits } from '../../protocol/amounts.js';
+import type { MirrorStatus } from '../mirror/mirrorTypes.js';
+import { feeScheduleToWire, type FeeScheduleWire } from '../../protocol/feeSchedule.js';
 import type { Market } from './marketService.js';
 
 /** A token of a public market: one per outcome, by outcome index. */
@@ -36,6 +38,8 @@ export interface PublicMarket {
   enable_order_book: boolean;
   maker_base_fee: number;
   taker_base_fee: number;
+  /** What fills pay (decisions §10); `taker_base_fee` is the base fee V1 orders sign. */
+  fee_schedule: FeeScheduleWire;
   rewards: { rates: null; min_size: number; max_spread: number };
   is_50_50_outcome: boolean;
   icon: string;
@@ -45,6 +49,8 @@ export interface PublicMarket {
   tags: string[];
   event_id: number;
   paused: boolean;
+  /** Where a mirrored market's depth comes from and how fresh it is (decisions §10); null for a local market. */
+  mirror: MirrorStatus | null;
 }
 
 /** Wire numbers are parsed from exact decimal strings, never computed in floating point. */
@@ -52,7 +58,7 @@ function num(micro: bigint): number {
   return Number(formatUnits(micro));
 }
 
-export function publicMarket(m: Market, prices: [string, string], systemPaused: boolean): PublicMarket {
+export function publicMarket(m: Market, prices: [string, string], systemPaused: boolean, mirror: MirrorStatus | null = null): PublicMarket {
   return {
     condition_id: m.conditionId,
     question_id: m.questionId,
@@ -81,6 +87,7 @@ export function publicMarket(m: Market, prices: [string, string], systemPaused: 
     enable_order_book: true,
     maker_base_fee: 0,
     taker_base_fee: m.feeRateBps,
+    fee_schedule: feeScheduleToWire(m.feeSchedule),
     rewards: { rates: null, min_size: 0, max_spread: 0 },
     is_50_50_outcome: false,
     icon: '',
@@ -90,5 +97,6 @@ export function publicMarket(m: Market, prices: [string, string], systemPaused: 
     tags: [],
     event_id: m.eventId,
     paused: m.paused,
+    mirror,
   };
 }

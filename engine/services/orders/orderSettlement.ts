@@ -4,8 +4,11 @@ import type { OrderWrite } from '../../store/orderWrites.js';
 import type { TradeRow } from '../../store/tradeRepo.js';
 import type { OrderDeps } from './orderDeps.js';
 import { buyReservationFor, remainingOf, reservedAssetOf, type LiveOrder } from './liveOrder.js';
+import { isPublicMarket } from './publicDepth.js';
 import { settleFill } from './settleFill.js';
-import { feeLedgerEntries, takerFee } from '../fees/takerFee.js';
+import { feeLedgerEntries, rebateLedgerEntries } from '../fees/takerFee.js';
+import { fillFees } from '../fees/fillFees.js';
+import { NO_FEE } from '../../protocol/feeSchedule.js';
 import type { TradingState } from './tradingState.js';
 
 /**
@@ -30,12 +33,23 @@ export class OrderSettlement {
       COLLATERAL,
     );
     const tradeId = this.s.ids.next(now);
-    const fee = takerFee(this.ctx.markets.byCondition(taker.conditionId)?.feeRateBps ?? 0, takerPrice, size);
-    const entries: LedgerEntry[] = feeLedgerEntries(taker.maker, fee, {
-      time: now, conditionId: taker.conditionId, outcomeIndex: taker.outcomeIndex, side: taker.side, price: takerPrice, tradeId, orderId: taker.id, transactionHash: txHash,
+    // The public-market side of a mirrored market's fill is unlimited: no balance, no fee, no ledger, no order to update (decisions §10).
+    const publicTaker = isPublicMarket(taker.maker);
+    const publicMaker = isPublicMarket(maker.maker);
+    const { fee, rebate } = fillFees(this.ctx.markets.byCondition(taker.conditionId)?.feeSchedule ?? NO_FEE, {
+      takerSide: taker.side, takerPrice, size, takerCollateral: s.takerCollateral, publicTaker, publicMaker,
     });
+    const entries: LedgerEntry[] = [
+      ...feeLedgerEntries(taker.maker, fee, {
+        time: now, conditionId: taker.conditionId, outcomeIndex: taker.outcomeIndex, side: taker.side, price: takerPrice, tradeId, orderId: taker.id, transactionHash: txHash,
+      }),
+      ...rebateLedgerEntries(maker.maker, rebate, {
+        time: now, conditionId: maker.conditionId, outcomeIndex: maker.outcomeIndex, side: maker.side, price: makerPrice, tradeId, orderId: maker.id, transactionHash: txHash,
+      }),
+    ];
     for (const e of entries) this.s.sheet.add(e.address, e.asset, e.delta);
     for (const m of s.moves) {
+      if (isPublicMarket(m.address)) continue;
       this.s.sheet.add(m.address, m.asset, m.delta);
       const party = m.role === 'taker' ? taker : maker;
       entries.push({
@@ -54,10 +68,12 @@ export class OrderSettlement {
         transactionHash: txHash,
       });
     }
-    this.consume(taker, size, s.takerCollateral + fee);
-    this.consume(maker, size, s.makerCollateral);
+    if (!publicTaker) this.consume(taker, size, s.takerCollateral + fee);
+    if (!publicMaker) this.consume(maker, size, s.makerCollateral);
     maker.updatedAt = now;
-    if (makerGone) {
+    if (publicMaker) {
+      // A public entry: the public layer keeps its size (publicDepth.ts).
+    } else if (makerGone) {
       maker.status = 'filled';
       if (maker.reserved !== 0n) {
         this.s.sheet.reserve(maker.maker, reservedAssetOf(maker, COLLATERAL), -maker.reserved);
@@ -92,13 +108,12 @@ export class OrderSettlement {
       takerFeeRateBps: taker.feeRateBps,
       makerFeeRateBps: maker.feeRateBps,
       fee,
+      makerRebate: rebate,
       transactionHash: txHash,
     };
     this.s.rememberLastTrade(trade);
-    const writes: OrderWrite[] = [
-      { kind: 'trade', row: trade },
-      { kind: 'fill', id: maker.id, sizeMatched: maker.sizeMatched, status: maker.status, reserved: maker.reserved, at: now },
-    ];
+    const writes: OrderWrite[] = [{ kind: 'trade', row: trade }];
+    if (!publicMaker) writes.push({ kind: 'fill', id: maker.id, sizeMatched: maker.sizeMatched, status: maker.status, reserved: maker.reserved, at: now });
     for (const entry of entries) writes.push({ kind: 'ledger', entry });
     return writes;
   }

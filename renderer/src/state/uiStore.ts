@@ -6,7 +6,7 @@ import type { PriceStyle } from '../format.js';
 /** The side column's tab below the ticket (issue 23, item 7). */
 export type SideTab = 'wallet' | 'keys' | 'safe';
 
-export type BottomTab = 'orders' | 'trades' | 'positions' | 'holders' | 'relayer' | 'admin' | 'agents' | 'report';
+export type BottomTab = 'orders' | 'trades' | 'positions' | 'holders' | 'relayer' | 'admin' | 'mirrors' | 'agents' | 'report';
 
 /** A price/size the user clicked in the book, pushed into the order ticket. */
 export interface TicketPrefill {
