@@ -38,14 +38,14 @@ import { loadOrCreateSecrets, rotateOperatorToken } from './store/secrets.js';
 import { ChainProxy } from './services/chainProxy/chainProxy.js';
 import { OperatorBootstrap } from './services/operatorAccess/operatorBootstrap.js';
 import { WriteBatcher } from './store/writeBatcher.js';
-import { createMarketDecoder } from './services/mirror/marketDecoder.js';
 import { replayReport } from './services/tapes/replayReport.js';
 import { ReplayService } from './services/tapes/replayService.js';
 import { readTape } from './services/tapes/tapeReader.js';
 import { examplesDir, TapeService } from './services/tapes/tapeService.js';
 import { MirrorService } from './services/mirror/mirrorService.js';
+import { createMarketDecoder } from './services/mirror/marketDecoder.js';
 import { UpstreamClient } from './services/mirror/upstream/upstreamClient.js';
-import { UpstreamFeed } from './services/mirror/upstream/upstreamFeed.js';
+import { UpstreamFeed, type UpstreamFeedOptions } from './services/mirror/upstream/upstreamFeed.js';
 
 export interface ReadyLine {
   ready: true;
@@ -77,6 +77,8 @@ export interface CreateEngineOptions extends ServerLimits {
   /** Wall clock of a fast or stepped run (default: the system clock; in real mode, `clock`). */
   wallClock?: Clock;
   logger?: boolean;
+  /** The mirror feed's ping, stall, reconnect backoff and market poll timings (tests shorten them). */
+  mirrorFeed?: Partial<Pick<UpstreamFeedOptions, 'pingIntervalMs' | 'deadAfterMs' | 'backoff' | 'marketPollMs' | 'onProblem'>>;
 }
 
 /**
@@ -87,9 +89,14 @@ export interface CreateEngineOptions extends ServerLimits {
 export async function createEngine(partial: Partial<EngineConfig> = {}, opts: CreateEngineOptions = {}): Promise<Engine> {
   const resolved = resolveConfig(partial);
   // Tapes first: `--replay` starts the run's clock at the tape's start (decisions §11) unless --start pins it.
-  // A tape opened mid-stream asks the live feed for a fresh book (the feed is built below).
   let resyncFeed: ((conditionId: string) => void) | undefined;
-  const tapes = new TapeService({ dataDir: resolved.dataDir, upstream: { clob: resolved.upstreamClob, ws: resolved.upstreamWs }, record: resolved.record, examplesDir: examplesDir(), requestResync: (conditionId) => resyncFeed?.(conditionId) });
+  const tapes = new TapeService({
+    dataDir: resolved.dataDir,
+    upstream: { clob: resolved.upstreamClob, ws: resolved.upstreamWs },
+    record: resolved.record,
+    examplesDir: examplesDir(),
+    requestResync: (conditionId) => resyncFeed?.(conditionId),
+  });
   const replayGroups = tapeGroups(resolved.replays.map((r) => tapes.resolve(r)));
   const config = replayGroups.length > 0 && resolved.clockStart === undefined ? { ...resolved, clockStart: Math.min(...replayGroups.map((g) => g.startedAt)) } : resolved;
   const { clock, wallClock } = clocksOf(config, opts);
@@ -124,13 +131,13 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     const relayer = new RelayerService({ chain, clock, config, db, secrets, writes, ...seeded });
     const mids = new MidHistory();
     const upstream = new UpstreamClient({ clobBase: config.upstreamClob, gammaBase: config.upstreamGamma, wallClock });
-    const feed = new UpstreamFeed({ clock, client: upstream, wsUrl: config.upstreamWs });
+    const feed = new UpstreamFeed({ wsUrl: config.upstreamWs, client: upstream, clock, onProblem: (p) => console.warn(`[mirror] ${p}`), ...opts.mirrorFeed });
     const mirror = new MirrorService({ clock, wallClock, markets, orders: trading, upstream, feed, decoderFor: (identity) => createMarketDecoder(identity) });
     mirrors = mirror;
-    // Recording (--record, POST /admin/tapes/recording): every upstream entry of a mirrored market goes to its tape.
+    // Recording: every upstream entry as received, and a fresh book when a tape starts mid-stream.
     mirror.onEntry.add(tapes.record);
-    mirror.recording = (conditionId) => tapes.isRecording(conditionId);
-    resyncFeed = (conditionId) => void feed.resync(conditionId);
+    mirror.recording = () => tapes.recording;
+    resyncFeed = (conditionId) => void feed.resync(conditionId).catch(() => undefined);
     const marketData = new MarketDataService({ clock, markets, orders: trading, mids, mirrors: mirror });
     const listings = new MarketListings({ markets }, marketData);
     const data = new DataService({ db, markets, orders: trading });
@@ -223,6 +230,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
         // The report is a by-product: a full disk must not keep the engine from closing.
       }
       await ctx.mirrors.stop();
+      // After the mirror: the entries it handed over last are written too.
       ctx.tapes.close();
       ctx.orders.stop();
       ctx.relayer.stop();

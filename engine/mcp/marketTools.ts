@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { formatUnits } from '../protocol/amounts.js';
+import { feeScheduleToWire } from '../protocol/feeSchedule.js';
 import type { Market } from '../services/markets/marketService.js';
 import { defineTool, ToolRefusal, type ToolDeps } from './toolKit.js';
 
@@ -22,6 +23,7 @@ export function marketRules(deps: ToolDeps, m: Market) {
     tickSize: formatUnits(m.tickSize),
     minOrderSize: formatUnits(m.minOrderSize),
     feeRateBps: m.feeRateBps,
+    feeSchedule: feeScheduleToWire(m.feeSchedule),
     negRisk: m.negRisk,
     endDate: m.endDate,
     state: marketState(deps, m),

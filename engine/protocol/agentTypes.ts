@@ -62,6 +62,7 @@ export interface AccountReport {
   pnl: string;
   realisedPnl: string;
   unrealisedPnl: string;
+  /** Fees paid less maker rebates earned (negative when rebates exceed fees). */
   fees: string;
   trades: number;
   /** Σ price × size of every fill, collateral. */
