@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { ensureBrowser } from '../scripts/findBrowser.mjs';
-import { createEngine, type ChainMode, type Engine, type ReadyLine } from '../engine/index.js';
+import { createEngine, type ChainMode, type Engine, type EngineConfig, type ReadyLine } from '../engine/index.js';
 
 // `npm test` finds (or installs) the browser and passes it as CHROMIUM_PATH; a journey run on its own searches too.
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? ensureBrowser();
@@ -37,6 +37,8 @@ export interface Trader {
 
 export interface Journey {
   engine: Engine;
+  /** The engine's data directory (tapes live in its `tapes/`). */
+  dataDir: string;
   ready: ReadyLine;
   appUrl: string;
   browser: Browser;
@@ -50,10 +52,12 @@ export interface Journey {
   close(): Promise<void>;
 }
 
-export async function startJourney(opts: { chain?: ChainMode } = {}): Promise<Journey> {
+/** `config` adds engine settings (e.g. the mirror's `--upstream-*`) to the journey's own. */
+export async function startJourney(opts: { chain?: ChainMode; config?: Partial<EngineConfig> } = {}): Promise<Journey> {
   const dataDir = mkdtempSync(join(tmpdir(), 'e2e-exchange-'));
   // The journeys rely on a frozen demo book: no simulated participants.
-  let engine = await createEngine({ dataDir, chain: opts.chain ?? 'none', port: 0, simulation: false });
+  const settings = (port: number): Partial<EngineConfig> => ({ ...opts.config, dataDir, chain: opts.chain ?? 'none', port, simulation: false });
+  let engine = await createEngine(settings(0));
   let browser: Browser | undefined;
   let stopped = false;
   try {
@@ -74,6 +78,7 @@ export async function startJourney(opts: { chain?: ChainMode } = {}): Promise<Jo
         return ready;
       },
       appUrl,
+      dataDir,
       browser: b,
       async newTrader() {
         // A context per trader: its own localStorage, so its own burner wallet and API key.
@@ -107,7 +112,7 @@ export async function startJourney(opts: { chain?: ChainMode } = {}): Promise<Jo
         stopped = true;
       },
       async restartEngine() {
-        engine = await createEngine({ dataDir, chain: opts.chain ?? 'none', port, simulation: false });
+        engine = await createEngine(settings(port));
         ready = await engine.listen();
         stopped = false;
       },

@@ -15,6 +15,7 @@ import { ScaledClock, SteppedClock, systemClock, type Clock } from './services/c
 import { ClockService } from './services/runs/clockService.js';
 import { RunIds } from './services/runs/runIds.js';
 import { RunRecorder } from './services/runs/runRecorder.js';
+import { ReportService } from './services/reports/reportService.js';
 import type { EngineContext } from './http/engineContext.js';
 import { DataService } from './services/data/dataService.js';
 import { PaperService } from './services/paper/paperService.js';
@@ -158,7 +159,9 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     // `--mirror`: a public market that cannot be resolved stops the start with the upstream's reason.
     for (const ref of config.mirrors) await mirror.start(ref);
     // A fast or stepped run reports what happened after its setup (demo seeding) under <data>/runs/.
-    const recorder = config.clock === 'real' ? undefined : new RunRecorder({ clock, db, dataDir: config.dataDir, markets, orders: trading, isSimulated: (a) => sim.isSimulated(a) }, config.clock, startedAt, ids!.seed);
+    const recorder = config.clock === 'real' ? undefined : new RunRecorder({ clock, db, dataDir: config.dataDir, markets, orders: trading, isSimulated: (a) => sim.isSimulated(a), capital: config.initialCollateral }, config.clock, startedAt, ids!.seed);
+    const reports = new ReportService({ clock, db, dataDir: config.dataDir, capital: config.initialCollateral, markets, orders: trading, recorder });
+    reports.start();
     const clockService = new ClockService({ clock, sim }, config.clock, startedAt, recorder);
     const agents = new AgentService({ chain, clock, config, ids, orders: trading });
     const reportDeps = { clock, db, markets, orders: trading, latencyMs: config.latencyMs, isSimulated: (a: string) => sim.isSimulated(a) };
@@ -175,7 +178,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
       runDir: () => recorder?.dir ?? join(config.dataDir, 'runs', `${new Date(startedAt).toISOString().replace(/[:.]/g, '-')}-${config.clock}`),
     });
     for (const g of replayGroups) await replays.start({ tape: g.paths.join(',') });
-    ctx = { config, clock, wallClock, ...seeded, db, writes, secrets, chain, auth, builderAuth, markets, marketData, listings, orders: trading, rateLimiter, relayer, data, paper, heartbeats, sim, operatorBootstrap, chainProxy, scenarios, streams, clockService, mids, agents, mirrors: mirror, tapes, replays };
+    ctx = { config, clock, wallClock, ...seeded, db, writes, secrets, chain, auth, builderAuth, markets, marketData, listings, orders: trading, rateLimiter, relayer, data, paper, heartbeats, sim, operatorBootstrap, chainProxy, scenarios, streams, clockService, mids, agents, tapes, replays, mirrors: mirror, reports };
   } catch (e) {
     await mirrors?.stop().catch(() => undefined);
     await chain?.stop().catch(() => undefined);
@@ -218,6 +221,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
       if (closed) return;
       closed = true;
       await ctx.heartbeats.stop();
+      ctx.reports.stop();
       ctx.scenarios.stop();
       ctx.sim.stop();
       try {

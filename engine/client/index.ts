@@ -25,3 +25,4 @@ export { MarketStream, type MarketStreamOptions } from './marketStream.js';
 export { UserStream, type UserStreamOptions } from './userStream.js';
 export { StreamSocket, type StreamState, type StreamStatus, type StreamSocketOptions, type WebSocketConstructor, type WebSocketLike } from './streamSocket.js';
 export type * from '../protocol/streamEvents.js';
+export { MirrorClient, type MirrorRow, type MirrorStatus, type PublicCatalogueEntry, type ReplayReport, type ReplayStarted, type TapeList, type TapeRow, type UpstreamState } from './mirrorClient.js';

@@ -1,5 +1,5 @@
 import type { ScenarioProgress, ScenarioSummary } from '../protocol/schemas/scenario.js';
-import { ClientHttpError } from './clientHttpError.js';
+import { operatorCall } from './operatorCall.js';
 
 export type { ScenarioProgress, ScenarioSummary };
 
@@ -77,18 +77,7 @@ export class SimClient {
     return this.call('DELETE', '/admin/scenarios/current');
   }
 
-  private async call<R>(method: string, path: string, body?: unknown, operator = true): Promise<R> {
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (operator) {
-      if (!this.operatorToken) throw new Error('Simulation controls need the operator token (printed in the ready line as operatorToken).');
-      headers.authorization = `Bearer ${this.operatorToken}`;
-    }
-    const url = this.baseUrl.replace(/\/+$/, '') + path;
-    const res = await this.fetchImpl(url, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    const text = await res.text();
-    const parsed: unknown = text === '' ? text : JSON.parse(text);
-    if (!res.ok) throw new ClientHttpError({ status: res.status, body: parsed, method, url });
-    return parsed as R;
+  private call<R>(method: string, path: string, body?: unknown, operator = true): Promise<R> {
+    return operatorCall({ baseUrl: this.baseUrl, operatorToken: this.operatorToken, fetchImpl: this.fetchImpl, what: 'Simulation controls' }, method, path, body, operator);
   }
 }

@@ -18,6 +18,7 @@ import type { RelayerService } from '../services/relayer/relayerService.js';
 import type { ScenarioService } from '../services/scenarios/scenarioService.js';
 import type { StreamService } from '../services/streams/streamService.js';
 import type { ClockService } from '../services/runs/clockService.js';
+import type { ReportService } from '../services/reports/reportService.js';
 import type { ReplayService } from '../services/tapes/replayService.js';
 import type { TapeService } from '../services/tapes/tapeService.js';
 import type { MirrorService } from '../services/mirror/mirrorService.js';
@@ -47,6 +48,7 @@ export interface EngineContext extends Infra {
   readonly clockService: ClockService;
   readonly mids: MidHistory;
   readonly agents: AgentService;
+  readonly reports: ReportService;
   readonly tapes: TapeService;
   readonly replays: ReplayService;
   readonly mirrors: MirrorService;

@@ -27,8 +27,9 @@ function jsonRpcError(reply: FastifyReply, status: number, message: string): voi
  * MCP sessions of the Streamable HTTP transport: `initialize` opens one (a server with its tools, bound to
  * the token's agent, built once: building the tools costs milliseconds, a call well under one), later
  * requests name it with `Mcp-Session-Id`. The token is checked on every request (a revoked token is
- * refused at once) and must be the session's agent's. No server-to-client stream is offered (GET is 405:
- * the tools answer in their responses), so no connection is held open.
+ * refused at once) and must be the session's agent's. Tools answer in their responses (JSON); a GET
+ * naming the session opens its notification stream (SSE), which carries `resources/updated` for the
+ * books the agent subscribed to (agentResources.ts).
  */
 export class McpSessions {
   private readonly sessions = new Map<string, Entry>();
@@ -40,15 +41,13 @@ export class McpSessions {
   }
 
   async handle(req: FastifyRequest, reply: FastifyReply, agent: AgentSession): Promise<void> {
-    if (req.method === 'GET') {
-      void reply.code(405).header('allow', 'POST, DELETE').send({ error: 'method_not_allowed', message: 'This MCP endpoint sends no server-initiated stream: POST JSON-RPC requests to /mcp.' });
-      return;
-    }
     const sid = req.headers['mcp-session-id'];
     let entry: Entry | undefined;
     if (typeof sid === 'string') {
       entry = this.sessions.get(sid);
       if (!entry || entry.agentId !== agent.info.id) return jsonRpcError(reply, 404, 'Session not found: send initialize again (without Mcp-Session-Id) to open a new one.');
+    } else if (req.method === 'GET') {
+      return jsonRpcError(reply, 400, 'GET /mcp opens the notification stream of a session: send initialize first, then name the session with Mcp-Session-Id.');
     } else entry = await this.open(agent);
     entry.lastUsed = this.now();
     // The transport writes the answer itself; the headers set so far (rate limits) go with it.

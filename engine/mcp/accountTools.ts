@@ -77,10 +77,10 @@ export function registerAccountTools(server: McpServer, deps: ToolDeps): void {
 
   defineTool(server, deps, 'get_report', {
     title: 'Performance report',
-    description: 'PnL (realised, unrealised, net of fees), fees, turnover, trades, max drawdown and positions with their marks, with the run report\'s maths (docs/clock.md).',
+    description: 'PnL (realised, unrealised, net of fees), return on the starting balance, max drawdown and a Sharpe-like ratio of the equity sampled each exchange minute, hit rate, fees, turnover, fills, per market, and positions with their marks: the run report\'s and the terminal\'s numbers (docs/agents.md).',
     input: {},
   }, () => {
     const r = accountReport(ctx, address);
-    return { summary: `PnL ${r.pnl} (realised ${r.realisedPnl}, unrealised ${r.unrealisedPnl}), fees ${r.fees}, turnover ${r.turnover}, ${r.trades} fill(s), max drawdown ${r.maxDrawdown ?? 'n/a'}.`, data: r as unknown as Record<string, unknown> };
+    return { summary: `PnL ${r.pnl} (realised ${r.realisedPnl}, unrealised ${r.unrealisedPnl}), return ${r.return ?? 'n/a'}, fees ${r.fees}, turnover ${r.turnover}, ${r.trades} fill(s), max drawdown ${r.maxDrawdown}, Sharpe-like ${r.sharpe ?? 'n/a'}, hit rate ${r.hitRate ?? 'n/a'}.`, data: r as unknown as Record<string, unknown> };
   });
 }

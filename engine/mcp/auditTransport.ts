@@ -6,7 +6,7 @@ import type { McpContext } from './mcpContext.js';
 type Pending = { tool: string; arguments: unknown; started: number };
 
 /**
- * Puts every `tools/call` and `resources/read` through the agent's audit log, refusals by the SDK's own argument checks
+ * Puts every `tools/call`, `resources/read` and (un)subscribe through the agent's audit log, refusals by the SDK's own argument checks
  * included: the call is noted when it arrives and written when its answer is sent. Call after
  * `server.connect(transport)` (which sets the transport's handlers).
  */
@@ -19,6 +19,7 @@ export function auditTransport(transport: Transport, ctx: McpContext, agent: Age
     if (m.method === 'tools/call' && m.id !== undefined) pending.set(m.id, { tool: String(m.params?.name ?? ''), arguments: m.params?.arguments ?? {}, started: wall() });
     // Resource reads are logged too, as `resource` with the URI for argument.
     if (m.method === 'resources/read' && m.id !== undefined) pending.set(m.id, { tool: 'resource', arguments: { uri: m.params?.uri }, started: wall() });
+    if ((m.method === 'resources/subscribe' || m.method === 'resources/unsubscribe') && m.id !== undefined) pending.set(m.id, { tool: m.method.slice('resources/'.length), arguments: { uri: m.params?.uri }, started: wall() });
     receive?.(message, extra);
   };
   const send = transport.send.bind(transport);

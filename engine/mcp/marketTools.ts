@@ -49,6 +49,14 @@ export function tokenOf(deps: ToolDeps, token: string): { market: Market; outcom
 }
 
 /** Discovery and market data: markets and their rules, books, prices, history, trades. */
+/** One outcome token's book, best levels first, `depth` levels a side (get_book and the book resource). */
+export function bookOf(deps: ToolDeps, tokenId: string, depth: number) {
+  tokenOf(deps, tokenId);
+  const book = JSON.parse(deps.ctx.marketData.bookJson(tokenId)) as { bids: Array<{ price: string; size: string }>; asks: Array<{ price: string; size: string }>; tick_size: string; min_order_size: string; timestamp: string };
+  // The wire book lists bids and asks from the worst price to the best (interface §3); best first here.
+  return { tokenId, bids: book.bids.slice(-depth).reverse(), asks: book.asks.slice(-depth).reverse(), tickSize: book.tick_size, minOrderSize: book.min_order_size, timestamp: Number(book.timestamp) };
+}
+
 export function registerMarketTools(server: McpServer, deps: ToolDeps): void {
   const data = deps.ctx.marketData;
 
@@ -77,12 +85,8 @@ export function registerMarketTools(server: McpServer, deps: ToolDeps): void {
     description: "The order book of one outcome token, best levels first, in that token's prices.",
     input: { token_id: tokenId, depth: z.number().int().min(1).max(100).default(10) },
   }, ({ token_id, depth }) => {
-    tokenOf(deps, token_id);
-    const book = JSON.parse(data.bookJson(token_id)) as { bids: Array<{ price: string; size: string }>; asks: Array<{ price: string; size: string }>; tick_size: string; min_order_size: string; timestamp: string };
-    // The wire book lists bids and asks from the worst price to the best (interface §3); best first here.
-    const bids = book.bids.slice(-depth).reverse();
-    const asks = book.asks.slice(-depth).reverse();
-    return { summary: `best bid ${bids[0]?.price ?? 'none'} × ${bids[0]?.size ?? 0}, best ask ${asks[0]?.price ?? 'none'} × ${asks[0]?.size ?? 0}.`, data: { tokenId: token_id, bids, asks, tickSize: book.tick_size, minOrderSize: book.min_order_size, timestamp: Number(book.timestamp) } };
+    const book = bookOf(deps, token_id, depth);
+    return { summary: `best bid ${book.bids[0]?.price ?? 'none'} × ${book.bids[0]?.size ?? 0}, best ask ${book.asks[0]?.price ?? 'none'} × ${book.asks[0]?.size ?? 0}.`, data: book };
   });
 
   defineTool(server, deps, 'get_price', {

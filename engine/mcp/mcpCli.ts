@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, ResourceUpdatedNotificationSchema, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { EngineConfig } from '../config.js';
 import { createEngine } from '../engine.js';
 import { auditTransport } from './auditTransport.js';
@@ -15,16 +15,20 @@ const USAGE = `usage: npm run mcp -- [--data-dir <dir>] [--port <n>] [--chain an
        npm run mcp -- --url http://127.0.0.1:<port>/mcp --token <agent token>     (a running engine)
 stdout carries MCP only; the engine's ready line and messages go to stderr.`;
 
-/** Stdio in front of a running engine's /mcp: tool and resource requests are forwarded with the agent's token. */
+/** Stdio in front of a running engine's /mcp: tool and resource requests (and book subscriptions) are forwarded with the agent's token. */
 async function proxy(url: string, token: string): Promise<void> {
   const remote = new Client({ name: `${MCP_SERVER_NAME}-stdio`, version: '0.1.0' });
   await remote.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
-  const server = new Server({ name: MCP_SERVER_NAME, version: '0.1.0' }, { capabilities: { tools: {}, resources: {} } });
+  const server = new Server({ name: MCP_SERVER_NAME, version: '0.1.0' }, { capabilities: { tools: {}, resources: { subscribe: true } } });
   server.setRequestHandler(ListToolsRequestSchema, (req) => remote.listTools(req.params));
   server.setRequestHandler(CallToolRequestSchema, (req) => remote.callTool(req.params));
   server.setRequestHandler(ListResourcesRequestSchema, (req) => remote.listResources(req.params));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, (req) => remote.listResourceTemplates(req.params));
   server.setRequestHandler(ReadResourceRequestSchema, (req) => remote.readResource(req.params));
+  // Book subscriptions: the engine's updates (on the session's HTTP stream) go on to the stdio client.
+  server.setRequestHandler(SubscribeRequestSchema, (req) => remote.subscribeResource(req.params));
+  server.setRequestHandler(UnsubscribeRequestSchema, (req) => remote.unsubscribeResource(req.params));
+  remote.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => server.sendResourceUpdated(n.params));
   server.onclose = () => void remote.close().then(() => process.exit(0));
   await server.connect(new StdioServerTransport());
 }

@@ -6,7 +6,9 @@ import type { MarketService } from '../services/markets/marketService.js';
 import type { OrderService } from '../services/orders/orderService.js';
 import type { SimulationService } from '../services/participants/simulationService.js';
 import type { ClockService } from '../services/runs/clockService.js';
+import type { ReportService } from '../services/reports/reportService.js';
 import type { ScenarioService } from '../services/scenarios/scenarioService.js';
+import type { StreamService } from '../services/streams/streamService.js';
 
 /**
  * The services the MCP tools call, handed over by whoever serves them (the HTTP layer's `/mcp` and the
@@ -19,6 +21,8 @@ export type McpContext = Infra & {
   readonly markets: MarketService;
   readonly marketData: MarketDataService;
   readonly orders: OrderService;
+  readonly reports: ReportService;
   readonly scenarios: ScenarioService;
   readonly sim: SimulationService;
+  readonly streams: Pick<StreamService, 'onBookChange'>;
 };

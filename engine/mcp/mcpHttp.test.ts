@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ResourceUpdatedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { EngineConfig } from '../config.js';
 import type { Engine } from '../engine.js';
 import { startListeningEngine } from '../testkit/clobClientKit.js';
@@ -165,7 +165,7 @@ describe('the MCP server over Streamable HTTP (issue 24)', () => {
     });
   });
 
-  it("keeps one session per initialize: another agent's token cannot use it, an unknown session is 404 (re-initialise), and GET offers no stream", async () => {
+  it("keeps one session per initialize: another agent's token cannot use it, an unknown session is 404 (re-initialise), and a GET without a session opens no stream", async () => {
     await withAgent({}, undefined, async ({ host, op }) => {
       const a = (await op('POST', '/admin/agents', { name: 'a' })).json as { token: string };
       const b = (await op('POST', '/admin/agents', { name: 'b' })).json as { token: string };
@@ -179,7 +179,8 @@ describe('the MCP server over Streamable HTTP (issue 24)', () => {
       assert.equal((await post(b.token, transport.sessionId!)).status, 404, "another agent's token");
       assert.equal((await post(a.token, 'no-such-session')).status, 404);
       const get = await fetch(host + '/mcp', { headers: { authorization: `Bearer ${a.token}`, accept: 'text/event-stream' } });
-      assert.equal(get.status, 405);
+      assert.equal(get.status, 400);
+      assert.match(((await get.json()) as { error: { message: string } }).error.message, /initialize first/);
       await client.close();
     });
   });
@@ -281,4 +282,105 @@ describe('the MCP server over Streamable HTTP (issue 24)', () => {
     assert.ok((a.trades as number) >= 1);
     assert.deepEqual(a, b);
   });
+
+  it("the terminal's report route gives get_report's numbers with the equity curve, and the finished run reads back the same from its folder", async () => {
+    await withAgent({ clock: 'stepped', clockStart: Date.UTC(2030, 0, 1), seed: 13 }, undefined, async ({ client, op, agent }) => {
+      const m = await firstMarket(client);
+      assert.equal((await call(client, 'place_order', { token_id: m.yes, side: 'BUY', size: '20', type: 'FAK' })).ok, true);
+      assert.equal((await call(client, 'advance', { seconds: 180 })).ok, true);
+      const mcp = (await call(client, 'get_report')).data;
+      const live = await op('GET', `/admin/reports/${agent.address}`);
+      assert.equal(live.status, 200, JSON.stringify(live.json));
+      const { curve, ...numbers } = live.json as { curve: Array<{ t: number; equity: string }> };
+      assert.deepEqual(numbers, mcp);
+      assert.deepEqual(curve.map((p) => p.t), [1, 2, 3].map((i) => Date.UTC(2030, 0, 1, 0, i)), 'one point per exchange minute');
+      assert.equal(mcp.equityPoints, 3);
+      for (const k of ['return', 'sharpe', 'hitRate', 'markets', 'maxDrawdown']) assert.ok(k in mcp, `the report has ${k}`);
+      assert.equal((mcp.markets as Array<{ market: string }>)[0]!.market, m.conditionId, 'per market, by condition id');
+
+      const runs = (await op('GET', '/admin/runs')).json.runs as Array<{ runId: string; current: boolean; accounts: Array<{ account: string }> }>;
+      const run = runs.find((r) => r.current)!;
+      assert.ok(run.accounts.some((a) => a.account === agent.address));
+      const finished = await op('GET', `/admin/runs/${run.runId}/report?account=${agent.address}`);
+      assert.equal(finished.status, 200, JSON.stringify(finished.json));
+      for (const k of ['pnl', 'realisedPnl', 'unrealisedPnl', 'fees', 'turnover', 'trades', 'maxDrawdown', 'return', 'sharpe', 'hitRate', 'markets', 'positions']) assert.deepEqual(finished.json[k], mcp[k], k);
+      assert.deepEqual(finished.json.curve, curve);
+
+      assert.equal((await op('GET', '/admin/reports/0xnope')).status, 400);
+      assert.equal((await op('GET', `/admin/runs/nope/report?account=${agent.address}`)).json.error, 'run_not_found');
+      assert.equal((await op('GET', `/admin/runs/${run.runId}/report`)).status, 400);
+    });
+  });
+
+  it('in real time the report samples each account once per exchange minute on its own', async () => {
+    await withAgent({ speed: 1200 }, undefined, async ({ client, op, agent }) => {
+      const m = await firstMarket(client);
+      assert.equal((await call(client, 'place_order', { token_id: m.yes, side: 'BUY', size: '20', type: 'FAK' })).ok, true);
+      // 1200× : an exchange minute is 50 ms of wall time.
+      await new Promise((r) => setTimeout(r, 400));
+      const r = (await op('GET', `/admin/reports/${agent.address}`)).json as { source: string; curve: Array<{ t: number }> };
+      assert.equal(r.source, 'live');
+      assert.ok(r.curve.length >= 2, `points: ${r.curve.length}`);
+      assert.ok(r.curve.every((p) => p.t % 60_000 === 0), 'on exchange minutes');
+    });
+  });
+
+  it("notifies a subscribed book's changes to the SDK client over the session's stream, at most every 250 ms, and stops after unsubscribe", async () => {
+    await withAgent({}, undefined, async ({ client, engine }) => {
+      const m = await firstMarket(client);
+      const uri = `sandbox://books/${m.yes}`;
+      const updates: number[] = [];
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+        if (n.params.uri === uri) updates.push(Date.now());
+      });
+      const before = JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text) as { bids: Array<{ price: string }> };
+      assert.ok(before.bids.length > 0);
+      await client.subscribeResource({ uri });
+      await assert.rejects(client.subscribeResource({ uri: 'sandbox://books/123' }), /No market trades the token id "123"/);
+      await assert.rejects(client.subscribeResource({ uri: 'sandbox://account/report' }), /Only books/);
+      // The SDK client opens the GET stream after initialize; give it a moment to be listening.
+      await new Promise((r) => setTimeout(r, 200));
+      // Five resting orders in quick succession: one notification at once, one at the end of the window.
+      for (let i = 0; i < 5; i++) assert.equal((await call(client, 'place_order', { token_id: m.yes, side: 'BUY', size: '5', price: '0.1' })).ok, true);
+      await eventually(() => updates.length >= 1);
+      await new Promise((r) => setTimeout(r, 600));
+      assert.ok(updates.length >= 1 && updates.length <= 3, `notifications: ${updates.length}`);
+      for (let i = 1; i < updates.length; i++) assert.ok(updates[i]! - updates[i - 1]! >= 200, 'throttled');
+      const after = JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text) as { bids: Array<{ price: string; size: string }> };
+      assert.notDeepEqual(after, before);
+
+      await client.unsubscribeResource({ uri });
+      const seen = updates.length;
+      assert.equal((await call(client, 'cancel_all')).ok, true);
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal(updates.length, seen, 'no notification after unsubscribe');
+      const tools = engine.ctx.agents.audit.read({ limit: 100 }).map((e) => e.tool);
+      assert.ok(tools.includes('subscribe') && tools.includes('unsubscribe'), 'subscriptions are audited');
+    });
+  });
+
+  it("closes the engine at once while an agent's notification stream is open (no shutdown grace spent waiting for it)", async () => {
+    const { engine, host, close } = await startListeningEngine({ seedDemo: true, simulation: false });
+    let closed = false;
+    try {
+      const agent = (await operator(host, engine)('POST', '/admin/agents', { name: 'streamer' })).json as { token: string };
+      const client = await connect(host, agent.token);
+      await client.subscribeResource({ uri: `sandbox://books/${engine.ctx.markets.list()[0]!.tokenIds[0]}` });
+      await new Promise((r) => setTimeout(r, 200));
+      const t0 = Date.now();
+      await close();
+      closed = true;
+      assert.ok(Date.now() - t0 < 1000, `closed in ${Date.now() - t0} ms`);
+    } finally {
+      if (!closed) await close();
+    }
+  });
 });
+
+async function eventually(ok: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ResourceUpdatedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startListeningEngine } from '../testkit/clobClientKit.js';
 
 const SCRIPT = fileURLToPath(new URL('../../scripts/mcp.mjs', import.meta.url));
@@ -54,8 +54,8 @@ describe('npm run mcp: the MCP server over stdio (issue 24)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('with --url and --token forwards to a running engine\'s /mcp as that token\'s agent', async () => {
-    const { engine, host, close } = await startListeningEngine({ seedDemo: false });
+  it('with --url and --token forwards to a running engine\'s /mcp as that token\'s agent, book subscriptions included', async () => {
+    const { engine, host, close } = await startListeningEngine({ seedDemo: true, simulation: false });
     try {
       const agent = await engine.ctx.agents.create({ name: 'remote' });
       const client = await stdioClient(['--url', `${host}/mcp`, '--token', agent.token]);
@@ -66,10 +66,19 @@ describe('npm run mcp: the MCP server over stdio (issue 24)', () => {
         assert.equal(balance.data.balance, '10000');
         const refused = await call(client, 'advance', { seconds: 1 });
         assert.match(refused.text, /clock_not_stepped/);
+        const token = engine.ctx.markets.list()[0]!.tokenIds[0];
+        const uri = `sandbox://books/${token}`;
+        let updated = false;
+        client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void (updated ||= n.params.uri === uri));
+        await client.subscribeResource({ uri });
+        await new Promise((r) => setTimeout(r, 200));
+        assert.equal((await call(client, 'place_order', { token_id: token, side: 'BUY', size: '5', price: '0.1' })).ok, true);
+        for (let i = 0; i < 100 && !updated; i++) await new Promise((r) => setTimeout(r, 50));
+        assert.ok(updated, 'the book update reached the stdio client');
       } finally {
         await client.close();
       }
-      assert.equal(engine.ctx.agents.audit.read({ agentId: agent.id, limit: 10 }).length, 2);
+      assert.deepEqual(engine.ctx.agents.audit.read({ agentId: agent.id, limit: 10 }).map((e) => e.tool), ['get_balance', 'advance', 'subscribe', 'place_order']);
     } finally {
       await close();
     }

@@ -33,6 +33,8 @@ export const ERRORS = {
   operator_unauthorized: { status: 401, message: 'Operator routes need Authorization: Bearer <operatorToken> (printed in the ready line).' },
   agent_unauthorized: { status: 401, message: 'The MCP endpoint needs Authorization: Bearer <agent token> (POST /admin/agents issues one).' },
   agent_not_found: { status: 404, message: 'No agent has this id. List agents with GET /admin/agents.' },
+  run_not_found: { status: 404, message: 'No run of this id under the data directory. GET /admin/runs lists them.' },
+  account_not_in_run: { status: 404, message: 'This account made no trade in that run. GET /admin/runs lists each run\'s accounts.' },
   tape_not_found: { status: 404, message: 'No tape has this name. List tapes with GET /admin/tapes (names under <data>/tapes/).' },
   tape_unreadable: { status: 400, message: 'The file is not a tape this engine reads (docs/tapes.md: gzip JSON lines, a version 1 header first).' },
   replay_not_found: { status: 404, message: 'No replay has this id. Start one with POST /admin/replays.' },

@@ -17,6 +17,9 @@ import { MyTradesPanel } from './panels/MyTradesPanel.js';
 import { HoldersPanel, PositionsPanel } from './panels/PositionsPanel.js';
 import { RelayerPanel } from './panels/RelayerPanel.js';
 import { AdminPanel } from './panels/AdminPanel.js';
+import { AgentsPanel } from './agents/AgentsPanel.js';
+import { ReportPanel } from './report/ReportPanel.js';
+import { MirrorsPanel } from './mirror/MirrorsPanel.js';
 import { ErrorLine } from './components/ErrorLine.js';
 import { StreamIndicator } from './streams/StreamIndicator.js';
 import { chainName, shortAddress } from './format.js';
@@ -34,6 +37,9 @@ const TABS: { id: BottomTab; label: string; key: string }[] = [
   { id: 'holders', label: 'Holders', key: '4' },
   { id: 'relayer', label: 'Relayer', key: '5' },
   { id: 'admin', label: 'Admin', key: '6' },
+  { id: 'mirrors', label: 'Mirrors', key: '7' },
+  { id: 'agents', label: 'Agents', key: '8' },
+  { id: 'report', label: 'Report', key: '9' },
 ];
 
 export function App() {
@@ -44,7 +50,7 @@ export function App() {
   // The split between the market view and the bottom tabs is the trader's, kept across reloads.
   const split = useDefaultLayout({ id: 'sandbox-terminal.split', storage: localStorage });
 
-  // 1–6 switch the bottom tabs (outside text fields).
+  // 1–9 switch the bottom tabs (outside text fields).
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (isTyping(e) || e.metaKey || e.ctrlKey || e.altKey) return;
@@ -96,6 +102,9 @@ export function App() {
           {tab === 'holders' ? <HoldersPanel /> : null}
           {tab === 'relayer' ? <RelayerPanel /> : null}
           {tab === 'admin' ? <AdminPanel /> : null}
+          {tab === 'mirrors' ? <MirrorsPanel /> : null}
+          {tab === 'agents' ? <AgentsPanel /> : null}
+          {tab === 'report' ? <ReportPanel /> : null}
           {/* Slot "account-tabs": h14b's activity / trade-history / keys views add TABS entries rendered here. */}
         </div>
       </section>
@@ -151,7 +160,7 @@ function TopBar() {
       <StreamIndicator />
       <div className="spacer" />
       <div className="keys-hint dim">
-        <kbd>/</kbd> search <kbd>B</kbd>/<kbd>S</kbd> side <kbd>↑↓</kbd> tick <kbd>1-6</kbd> tabs <kbd>?</kbd> help
+        <kbd>/</kbd> search <kbd>B</kbd>/<kbd>S</kbd> side <kbd>↑↓</kbd> tick <kbd>1-9</kbd> tabs <kbd>?</kbd> help
       </div>
       <label className="check" title="Prices in cents (38¢), as on Polymarket's site, instead of decimals (0.38); orders are the same">
         <input type="checkbox" checked={priceStyle === 'cents'} onChange={(e) => setPriceStyle(e.target.checked ? 'cents' : 'decimal')} data-testid="price-style-toggle" /> <span className="wide-only">Prices in </span>¢

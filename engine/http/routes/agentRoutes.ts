@@ -34,7 +34,8 @@ export function agentRoutes(app: FastifyInstance, ctx: EngineContext): void {
   });
 
   const sessions = new McpSessions(ctx);
-  app.addHook('onClose', async () => sessions.closeAll());
+  // Before the listener closes: an agent's open notification stream (GET /mcp) must not hold the shutdown for its grace.
+  app.addHook('preClose', async () => sessions.closeAll());
   const mcp = async (req: FastifyRequest, reply: FastifyReply) => sessions.handle(req, reply, ctx.agents.authenticate(req.headers.authorization));
   for (const method of ['GET', 'POST', 'DELETE'] as const) app.route({ method, url: MCP_PATH, schema: { tags: TAG, summary: 'MCP (Streamable HTTP) for agents: Authorization: Bearer <agent token>', hide: method !== 'POST' } as object, handler: mcp });
 }

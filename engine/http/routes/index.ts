@@ -9,6 +9,7 @@ import { marketDataRoutes } from './marketDataRoutes.js';
 import { openapiRoutes } from './openapiRoutes.js';
 import { orderRoutes } from './orderRoutes.js';
 import { paperRoutes } from './paperRoutes.js';
+import { reportRoutes } from './reportRoutes.js';
 import { relayerRoutes } from './relayerRoutes.js';
 import { rendererRoutes } from './rendererRoutes.js';
 import { simRoutes } from './simRoutes.js';
@@ -38,6 +39,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: EngineContext): 
     rpcProxyRoutes(trading, ctx);
     paperRoutes(trading, ctx);
     agentRoutes(trading, ctx);
+    reportRoutes(trading, ctx);
     mirrorRoutes(trading, ctx);
   });
   await app.register(async (relayer) => relayerRoutes(relayer, ctx), { prefix: RELAYER_PREFIX });

@@ -1,13 +1,8 @@
 import { formatUnits, parseUnits } from '../../protocol/amounts.js';
 import { ApiError } from '../../protocol/errors.js';
+import type { AgentLimits } from '../../protocol/agentTypes.js';
 
-/** What one agent token may do (issue 24 scope 3). */
-export interface AgentLimits {
-  /** Largest price × size of one order, collateral (6-dp decimal text). */
-  maxOrderNotional: string;
-  maxOpenOrders: number;
-  maxOrdersPerMinute: number;
-}
+export type { AgentLimits };
 
 export const DEFAULT_LIMITS: AgentLimits = { maxOrderNotional: '1000', maxOpenOrders: 50, maxOrdersPerMinute: 60 };
 

@@ -3,23 +3,15 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatUnits } from '../../protocol/amounts.js';
 import { ApiError } from '../../protocol/errors.js';
+import type { AgentInfo } from '../../protocol/agentTypes.js';
 import { makePrivateDir, makePrivateFile } from '../../store/privateFiles.js';
 import type { Infra } from '../infra.js';
 import type { OrderService } from '../orders/orderService.js';
 import { DemoSigner } from '../markets/seedDemoMarkets.js';
 import { AuditLog } from './auditLog.js';
-import { checkedLimits, PlacementWindow, type AgentLimits } from './agentLimits.js';
+import { checkedLimits, PlacementWindow } from './agentLimits.js';
 
-/** An agent as the operator sees it (never its token or key). */
-export interface AgentInfo {
-  id: string;
-  name: string;
-  /** The paper wallet the engine holds and signs with for this agent (lower case). */
-  address: string;
-  limits: AgentLimits;
-  createdAt: number;
-  revokedAt: number | null;
-}
+export type { AgentInfo };
 
 interface StoredAgent extends AgentInfo {
   /** sha256 of the bearer token, hex. */

@@ -1,21 +1,7 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import type { AuditEntry } from '../../protocol/agentTypes.js';
 
-/** One MCP tool call as the audit log keeps it. */
-export interface AuditEntry {
-  /** Wall time of the answer, unix ms. */
-  t: number;
-  /** Exchange time of the answer, unix ms (differs from `t` under a stepped or scaled clock). */
-  exchangeTime: number;
-  agentId: string;
-  /** The first characters of the token that made the call (never the whole secret). */
-  token: string;
-  tool: string;
-  arguments: unknown;
-  ok: boolean;
-  /** The tool's structured result (or its error text), cut to MAX_RESULT characters of JSON. */
-  result: unknown;
-  ms: number;
-}
+export type { AuditEntry };
 
 const MAX_RESULT = 16_000;
 
@@ -28,9 +14,11 @@ export class AuditLog {
   constructor(readonly path: string) {}
 
   append(e: AuditEntry): void {
+    // The result is serialised once: the line is built around it (a read tool's result is most of the line).
     const json = JSON.stringify(e.result ?? null);
-    const entry = json.length > MAX_RESULT ? { ...e, result: { truncated: true, text: json.slice(0, MAX_RESULT) } } : e;
-    appendFileSync(this.path, JSON.stringify(entry) + '\n');
+    const result = json.length > MAX_RESULT ? JSON.stringify({ truncated: true, text: json.slice(0, MAX_RESULT) }) : json;
+    const { result: _result, ...rest } = e;
+    appendFileSync(this.path, `${JSON.stringify(rest).slice(0, -1)},"result":${result}}\n`);
   }
 
   /** The newest `limit` entries (oldest first), optionally of one agent. */

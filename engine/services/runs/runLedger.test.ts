@@ -9,32 +9,56 @@ const fill = (account: string, side: 'BUY' | 'SELL', price: string, size: string
 const marks = (m: Record<string, string>): Mark => (t) => (m[t] === undefined ? undefined : u(m[t]!));
 
 describe('the run ledger (report maths)', () => {
-  it('matches a hand-computed table: average cost, realised on the part closed, unrealised at the mark, fees, turnover, max drawdown', () => {
-    const l = new RunLedger();
+  it('matches a hand-computed table: average cost, realised on the part closed, unrealised at the mark, fees, turnover, max drawdown, return, Sharpe-like ratio, hit rate, per market', () => {
+    const l = new RunLedger((token) => (token === 'YES' || token === 'NO' ? 'M1' : 'M2'));
     // t0: buy 100 @ 0.40 (fee 0.24)         position 100 @ 0.40, cost 40
     l.apply(fill('0xA', 'BUY', '0.40', '100', '0.24'));
-    l.sample(marks({ YES: '0.40' })); // equity = 0 − 0.24 = −0.24 ; peak 0 → drawdown 0.24
+    l.sample(marks({ YES: '0.40' }), 60_000); // equity = 0 − 0.24 = −0.24 ; peak 0 → drawdown 0.24
     // t1: buy 100 @ 0.50                    position 200 @ 0.45, cost 90
     l.apply(fill('0xA', 'BUY', '0.50', '100'));
-    l.sample(marks({ YES: '0.60' })); // unrealised 200×0.60 − 90 = 30 ; equity 29.76 ; peak 29.76
+    l.sample(marks({ YES: '0.60' }), 120_000); // unrealised 200×0.60 − 90 = 30 ; equity 29.76 ; peak 29.76
     // t2: sell 150 @ 0.30 (fee 0.315)       realised 150×(0.30 − 0.45) = −22.5 ; position 50 @ 0.45, cost 22.5
     l.apply(fill('0xA', 'SELL', '0.30', '150', '0.315'));
-    l.sample(marks({ YES: '0.30' })); // unrealised 50×0.30 − 22.5 = −7.5 ; equity −22.5 − 7.5 − 0.555 = −30.555 ; drawdown 29.76 + 30.555 = 60.315
+    l.sample(marks({ YES: '0.30' }), 180_000); // unrealised 50×0.30 − 22.5 = −7.5 ; equity −22.5 − 7.5 − 0.555 = −30.555 ; drawdown 29.76 + 30.555 = 60.315
     // t3: sell 80 @ 0.70: closes 50 (realised 50×0.25 = 12.5), opens a short of 30 @ 0.70
     l.apply(fill('0xA', 'SELL', '0.70', '80'));
-    const [a] = l.report(marks({ YES: '0.65' }));
-    // realised −22.5 + 12.5 = −10 ; unrealised short 30: −30×0.65 − (−21) = 1.5 ; fees 0.555
+    // Another market: buy 10 @ 0.50 (fee 0.05), marked 0.55 → unrealised 0.5 in M2.
+    l.apply(fill('0xA', 'BUY', '0.50', '10', '0.05', 'OTHER'));
+    const [a] = l.report(marks({ YES: '0.65', OTHER: '0.55' }), u('10000'));
+    // realised −22.5 + 12.5 = −10 ; unrealised short 30: −30×0.65 − (−21) = 1.5, long 10: 5.5 − 5 = 0.5 ; fees 0.555 + 0.05
+    // pnl −10 + 2 − 0.605 = −8.605 ; return −8.605 / 10,000 = −0.0008605 → −0.00086 (6 dp, toward 0)
+    // curve −0.24, 29.76, −30.555: changes +30, −60.315; mean −15.1575; sample sd |30 + 60.315| / √2 = 63.8620…
+    //   Sharpe-like −15.1575 / 63.8620 = −0.2373
+    // closing fills: the sell @ 0.30 (lost 22.5) and the sell @ 0.70 (won 12.5) → hit rate 1 / 2
     assert.deepEqual(a, {
       account: '0xa',
-      pnl: '-9.055',
+      pnl: '-8.605',
       realisedPnl: '-10',
-      unrealisedPnl: '1.5',
-      fees: '0.555',
-      trades: 4,
-      turnover: '191', // 40 + 50 + 45 + 56
+      unrealisedPnl: '2',
+      fees: '0.605',
+      trades: 5,
+      turnover: '196', // 40 + 50 + 45 + 56 + 5
       maxDrawdown: '60.315',
-      positions: [{ tokenId: 'YES', size: '-30', averagePrice: '0.7', mark: '0.65' }],
+      return: '-0.00086',
+      sharpe: -0.2373,
+      hitRate: 0.5,
+      closingFills: 2,
+      winningFills: 1,
+      equityPoints: 3,
+      positions: [
+        { tokenId: 'YES', size: '-30', averagePrice: '0.7', mark: '0.65' },
+        { tokenId: 'OTHER', size: '10', averagePrice: '0.5', mark: '0.55' },
+      ],
+      markets: [
+        { market: 'M1', pnl: '-9.055', realisedPnl: '-10', unrealisedPnl: '1.5', fees: '0.555', trades: 4, turnover: '191' },
+        { market: 'M2', pnl: '0.45', realisedPnl: '0', unrealisedPnl: '0.5', fees: '0.05', trades: 1, turnover: '5' },
+      ],
     });
+    assert.deepEqual(l.curve('0xA'), [
+      { t: 60_000, equity: '-0.24' },
+      { t: 120_000, equity: '29.76' },
+      { t: 180_000, equity: '-30.555' },
+    ]);
   });
 
   it('holds a position at cost where nothing marks it, and keeps accounts and tokens apart', () => {

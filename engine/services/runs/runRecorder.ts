@@ -6,8 +6,8 @@ import type { Db } from '../../store/database.js';
 import type { Clock, ClockMode } from '../clock.js';
 import type { MarketService } from '../markets/marketService.js';
 import type { OrderService } from '../orders/orderService.js';
-import { fillsOf, RunLedger, type AccountReport, type Mark } from './runLedger.js';
-import { markOf } from './markOf.js';
+import type { AccountReport, EquityPoint } from './runLedger.js';
+import { TradeLedger } from './tradeLedger.js';
 
 const CSV_COLUMNS = ['id', 'match_time', 'condition_id', 'kind', 'taker_address', 'taker_asset_id', 'taker_side', 'price', 'maker_address', 'maker_asset_id', 'maker_side', 'maker_price', 'size', 'fee', 'maker_rebate', 'taker_order_id', 'maker_order_id', 'transaction_hash'] as const;
 
@@ -44,6 +44,8 @@ export interface RecorderDeps {
   readonly orders: Pick<OrderService, 'book' | 'lastTrade'>;
   /** True for a simulated participant's address (the report flags them, so a bot finds itself among them). */
   readonly isSimulated: (address: string) => boolean;
+  /** The starting paper balance: the report's return is PnL over it. */
+  readonly capital: bigint;
 }
 
 /**
@@ -55,9 +57,7 @@ export interface RecorderDeps {
 export class RunRecorder {
   readonly runId: string;
   readonly dir: string;
-  private readonly ledger = new RunLedger();
-  private readonly trades: TradeRepo;
-  private lastTradeId = '';
+  readonly ledger: TradeLedger;
   private tradeCount = 0;
 
   constructor(
@@ -66,7 +66,6 @@ export class RunRecorder {
     private readonly startedAt: number,
     private readonly seed: number,
   ) {
-    this.trades = new TradeRepo(ctx.db);
     this.runId = `${new Date(startedAt).toISOString().replace(/[:.]/g, '-')}-${mode}-seed${seed}`;
     this.dir = join(ctx.dataDir, 'runs', this.runId);
     mkdirSync(this.dir, { recursive: true });
@@ -74,22 +73,20 @@ export class RunRecorder {
     writeFileSync(join(this.dir, 'trades.jsonl'), '');
     writeFileSync(join(this.dir, 'equity.jsonl'), '');
     // Trades already in the data directory belong to earlier runs.
-    this.lastTradeId = this.trades.lastId();
+    this.ledger = new TradeLedger(ctx, new TradeRepo(ctx.db).lastId(), (rows) => this.export(rows));
   }
 
   /** One point of every account's equity curve, at exchange time `t` (the driver calls it each minute). */
   sample(t: number): void {
-    this.catchUp();
-    const eq = this.ledger.sample(this.mark);
+    const eq = this.ledger.sample(t);
     if (eq.size === 0) return;
     appendFileSync(join(this.dir, 'equity.jsonl'), JSON.stringify({ t, equity: Object.fromEntries([...eq].map(([a, e]) => [a, formatUnits(e)])) }) + '\n');
   }
 
   /** Brings the export and the ledger up to the committed trades, then rewrites the report. */
   write(): string {
-    this.catchUp();
     const now = this.ctx.clock.nowMs();
-    this.ledger.sample(this.mark);
+    this.ledger.sample();
     const report = {
       runId: this.runId,
       mode: this.mode,
@@ -98,36 +95,32 @@ export class RunRecorder {
       now,
       trades: this.tradeCount,
       marking: 'mid of the book; the last trade where a side is empty; the payout once resolved; cost where nothing marks it',
-      accounts: this.ledger.report(this.mark).map((a) => ({ ...a, simulated: this.ctx.isSimulated(a.account) })),
+      accounts: this.ledger.report(this.ctx.capital).map((a) => ({ ...a, simulated: this.ctx.isSimulated(a.account) })),
     };
     writeFileSync(join(this.dir, 'report.json'), JSON.stringify(report, null, 2) + '\n');
     return this.dir;
   }
 
-  private catchUp(): void {
-    const rows = this.trades.since(this.lastTradeId);
-    if (rows.length === 0) return;
+  /** Appends newly read trades to the export. */
+  private export(rows: TradeRow[]): void {
     let csv = '';
     let jsonl = '';
     for (const t of rows) {
-      for (const f of fillsOf(t)) this.ledger.apply(f);
       const r = exportRow(t);
       csv += CSV_COLUMNS.map((c) => r[c]).join(',') + '\n';
       jsonl += JSON.stringify(r) + '\n';
     }
     appendFileSync(join(this.dir, 'trades.csv'), csv);
     appendFileSync(join(this.dir, 'trades.jsonl'), jsonl);
-    this.lastTradeId = rows.at(-1)!.id;
     this.tradeCount += rows.length;
   }
 
-  /** A token's mark (markOf.ts). */
-  private readonly mark: Mark = (tokenId) => markOf(this.ctx)(tokenId);
-
   /** One account's line of the report as of now (no extra equity sample, so the run's own figures are unchanged). */
   account(address: string): AccountReport | undefined {
-    this.catchUp();
-    const key = address.toLowerCase();
-    return this.ledger.report(this.mark).find((a) => a.account === key);
+    return this.ledger.account(address, this.ctx.capital);
+  }
+
+  curve(address: string): EquityPoint[] {
+    return this.ledger.curve(address);
   }
 }

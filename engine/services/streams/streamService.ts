@@ -91,8 +91,12 @@ export class StreamService implements OrderEvents {
     for (const c of [...this.open]) c.close(CLOSE.shutdown, 'server shutting down');
   }
 
+  /** Told of every market whose book changed in memory (the MCP book subscriptions throttle it themselves). */
+  readonly onBookChange = new Set<(conditionId: string) => void>();
+
   touched(conditionId: string): void {
     this.dirty.add(conditionId);
+    for (const listener of this.onBookChange) listener(conditionId);
     // The closing quote of each minute, for /prices-history's mid (whether or not anyone streams the market).
     recordMid(this.ctx.mids, this.ctx.orders, this.ctx.clock, conditionId);
   }

@@ -6,6 +6,7 @@ import type { Position, TradeRecord } from '../api/types.js';
 import type { Activity } from '../../../engine/client/index.js';
 import { baseUnitsToDisplay, fixedDecimals, shortAddress, timeOf } from '../format.js';
 import { activityCsv, positionsCsv, tradesCsv } from './csv.js';
+import { download } from './download.js';
 import { pnlClass, signedUsd, useClosedPositions, usePortfolio } from './usePortfolio.js';
 import type { ClosedPosition } from '../../../engine/client/index.js';
 import { DataTable } from '../components/DataTable.js';
@@ -19,15 +20,6 @@ import './account.css';
 
 const n2 = (v: number) => v.toFixed(2);
 const signed = (v: number) => `${v >= 0 ? '+' : ''}${v.toFixed(2)}`;
-
-function download(name: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 /**
  * The account at a glance (balance split into available and reserved) and, in a dialog, the account

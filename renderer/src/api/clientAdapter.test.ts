@@ -33,3 +33,28 @@ test('the tape shows a fill whose taker traded the other outcome at the compleme
   assert.deepEqual(tapeView({ ...base, asset_id: 'NO', side: 'BUY', price: '0.6' }, 'YES'), { price: '0.4', side: 'SELL' });
   assert.deepEqual(tapeView({ ...base, asset_id: 'YES', side: 'BUY', price: '0.4' }, 'YES'), { price: '0.4', side: 'BUY' });
 });
+
+test('an order is signed with its market’s taker base fee (a fee-charging market refuses less)', async () => {
+  const { privateKeyToAccount } = await import('viem/accounts');
+  const { createTraderApi } = await import('./clientAdapter.js');
+  const posted: { order: { feeRateBps: string } }[] = [];
+  const realFetch = globalThis.fetch;
+  const config = { chainId: 31337, rpcUrl: null, contracts: { exchange: '0x00000000000000000000000000000000000000e1', negRiskExchange: '0x00000000000000000000000000000000000000e2' } };
+  globalThis.fetch = (async (url: string | URL | Request, init?: RequestInit) => {
+    const path = new URL(String(url)).pathname;
+    if (path === '/config') return new Response(JSON.stringify(config), { status: 200 });
+    if (path === '/time') return new Response(String(Math.floor(Date.now() / 1000)), { status: 200 });
+    if (path === '/order' && init?.body) posted.push(JSON.parse(String(init.body)));
+    return new Response(JSON.stringify({ success: true, orderID: '0x1', status: 'live' }), { status: 200 });
+  }) as typeof fetch;
+  try {
+    const account = privateKeyToAccount('0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318');
+    const creds = { key: '6a6a1d9e-1c1e-4c2b-9b4a-2d7f0f1b7f10', secret: 'tVeZMd8pFtb8CWJhcjGQ4D1ul-ZgjQaFhF4wBTRTXA0=', passphrase: 'a'.repeat(64) };
+    const trader = createTraderApi({ account, config: config as never, creds }, { trading: 'http://x.test', data: 'http://x.test/data-api', relayer: 'http://x.test/relayer' } as never);
+    const market = { condition_id: `0x${'1'.repeat(64)}`, minimum_tick_size: 0.01, neg_risk: false, taker_base_fee: 500 };
+    await trader.placeOrder({ market: market as never, tokenId: '123', side: 'BUY', price: '0.4', size: '10', orderType: 'GTC' });
+    assert.equal(posted[0]!.order.feeRateBps, '500');
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+});

@@ -97,6 +97,9 @@ export function createTraderApi(ctx: TraderContext, urls: ServiceUrls = SERVICES
         tickSize: String(t.market.minimum_tick_size),
         negRisk: t.market.neg_risk,
         conditionId: t.market.condition_id,
+        // A fee-charging market (a mirrored public one, or a local one with a fee schedule) refuses an order
+        // signed below its base fee, as the public exchange does; the market record carries it.
+        feeRateBps: t.market.taker_base_fee ?? 0,
         ...(t.orderType === 'GTD' && t.expiration ? { expiration: t.expiration } : {}),
       });
       try {

@@ -38,3 +38,9 @@ test('an unknown code keeps the shortened server message as the action', () => {
 test('short numbers and ids are left alone', () => {
   assert.equal(shortenIds('size 50000 at 0.5'), 'size 50000 at 0.5');
 });
+
+test('a stale mirror refusal says to wait for the live badge or rest a non-crossing limit order', () => {
+  const t = translateRejection('market_stale', 'This mirrored market has not heard from its public upstream lately');
+  assert.equal(t.title, 'Mirror is stale');
+  assert.match(t.action, /MIRRORED badge.*live.*limit order/);
+});

@@ -23,6 +23,7 @@ const ACTIONS: Record<string, { title: string; action: string }> = {
   system_paused: { title: 'Exchange paused', action: 'Trading is paused by the operator; try again once it resumes.' },
   condition_paused: { title: 'Market paused', action: 'This market is paused by the operator; try again once it resumes.' },
   market_resolved: { title: 'Market resolved', action: 'The market is settled: redeem winning positions in Positions instead.' },
+  market_stale: { title: 'Mirror is stale', action: 'The public market has been silent, so its depth may be out of date: wait for the MIRRORED badge to show live, or rest a limit order that does not cross.' },
   no_liquidity: { title: 'No liquidity', action: 'Nothing rests on the other side: place a limit order instead.' },
   rate_limited: { title: 'Too many requests', action: 'Wait a moment before sending again.' },
   network_error: { title: 'Engine unreachable', action: 'Check that the exchange engine is running, then retry.' },

@@ -1,18 +1,19 @@
 import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Empty } from '../components/Panel.js';
 import { ErrorLine } from '../components/ErrorLine.js';
 import { useSelection, useSession } from '../api/hooks.js';
 import { createAdminApi } from '../api/clientAdapter.js';
 import { describeError } from '../api/describeError.js';
-import { desktopBridge, loadOperatorToken, rememberOperatorToken } from '../desktop.js';
+import { desktopBridge, rememberOperatorToken } from '../desktop.js';
+import { useOperatorToken } from '../api/useOperatorToken.js';
 import { SimulationPanel } from './SimulationPanel.js';
 import { shortAddress, shortId } from '../format.js';
 
 /** Operator tools: only offered when the operator token is known (desktop app, npm start, or pasted). */
 export function AdminPanel() {
   const qc = useQueryClient();
-  const token = useQuery({ queryKey: ['operator-token'], queryFn: async () => (await loadOperatorToken()) ?? null, staleTime: Infinity });
+  const token = useOperatorToken();
   const [pasted, setPasted] = useState('');
   const { market } = useSelection();
   const session = useSession();

@@ -3,6 +3,7 @@ import { useUi } from '../state/uiStore.js';
 import { priceText, tickDecimals } from '../format.js';
 import { useBook } from '../api/hooks.js';
 import { FavouriteToggle } from '../watchlist/FavouriteToggle.js';
+import { MirrorBadge } from '../mirror/MirrorBadge.js';
 
 export function MarketHeader() {
   const { market, outcomeIndex, tokenId } = useSelection();
@@ -17,6 +18,7 @@ export function MarketHeader() {
         <h1 data-testid="market-question">{market.question}</h1>
         <FavouriteToggle conditionId={market.condition_id} question={market.question} />
         <div className="mh-badges">
+          <MirrorBadge market={market} />
           {market.neg_risk ? <span className="badge neg">NEG RISK</span> : null}
           {market.paused ? <span className="badge warn">PAUSED</span> : null}
           {market.tokens.some((t) => t.winner) ? (

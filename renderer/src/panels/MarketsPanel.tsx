@@ -6,6 +6,7 @@ import { useUi } from '../state/uiStore.js';
 import { fixedDecimals, tickDecimals } from '../format.js';
 import type { Market } from '../api/types.js';
 import { Watchlist } from '../watchlist/Watchlist.js';
+import { MirrorBadge } from '../mirror/MirrorBadge.js';
 
 function matches(m: Market, filter: string): boolean {
   if (!filter) return true;
@@ -19,6 +20,7 @@ export function MarketsPanel() {
   const filter = useUi((s) => s.marketFilter);
   const setFilter = useUi((s) => s.setMarketFilter);
   const selectMarket = useUi((s) => s.selectMarket);
+  const setTab = useUi((s) => s.setBottomTab);
   const favourites = useUi((s) => s.favourites);
   const searchRef = useRef<HTMLInputElement>(null);
   const shown = useMemo(() => (markets ?? []).filter((m) => matches(m, filter)), [markets, filter]);
@@ -43,7 +45,28 @@ export function MarketsPanel() {
   };
 
   return (
-    <Panel title="Markets" className="markets" testId="markets-panel" actions={<span className="muted">{markets ? `${markets.length}` : ''}</span>}>
+    <Panel
+      title="Markets"
+      className="markets"
+      testId="markets-panel"
+      actions={
+        <>
+          <span className="muted">{markets ? `${markets.length}` : ''}</span>
+          <button
+            className="ghost small"
+            title="Search the public markets and mirror one here (Mirrors tab, 7)"
+            data-testid="open-public-markets"
+            onClick={() => {
+              setTab('mirrors');
+              // The tab renders on the next frame; then the words go straight into the public search.
+              requestAnimationFrame(() => document.getElementById('public-search')?.focus());
+            }}
+          >
+            + Public
+          </button>
+        </>
+      }
+    >
       <Watchlist />
       <input
         ref={searchRef}
@@ -92,6 +115,7 @@ export function MarketsPanel() {
                 <span className="chip dim" title="tick size">
                   tick {String(m.minimum_tick_size)}
                 </span>
+                <MirrorBadge market={m} />
                 {m.neg_risk ? (
                   <span className="badge neg" data-testid="neg-risk-badge">
                     NEG RISK

@@ -6,7 +6,7 @@ import type { PriceStyle } from '../format.js';
 /** The side column's tab below the ticket (issue 23, item 7). */
 export type SideTab = 'wallet' | 'keys' | 'safe';
 
-export type BottomTab = 'orders' | 'trades' | 'positions' | 'holders' | 'relayer' | 'admin';
+export type BottomTab = 'orders' | 'trades' | 'positions' | 'holders' | 'relayer' | 'admin' | 'mirrors' | 'agents' | 'report';
 
 /** A price/size the user clicked in the book, pushed into the order ticket. */
 export interface TicketPrefill {
@@ -49,6 +49,9 @@ interface UiState {
   setPriceStyle(style: PriceStyle): void;
   prefillTicket(p: Omit<TicketPrefill, 'seq'>): void;
   setMarketFilter(text: string): void;
+  /** The account the Report tab shows (null: the selected wallet's). */
+  reportAccount: string | null;
+  setReportAccount(address: string | null): void;
 }
 
 export const MAX_TABS = 8;
@@ -67,6 +70,8 @@ export const useUi = create<UiState>()(
       conditionId: null,
       outcomeIndex: 0,
       bottomTab: 'orders',
+      reportAccount: null,
+      setReportAccount: (reportAccount) => set({ reportAccount }),
       sideTab: 'wallet',
       priceStyle: 'decimal',
       prefill: null,

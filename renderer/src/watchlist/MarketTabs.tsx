@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useMarkets, useSelection } from '../api/hooks.js';
 import { useUi } from '../state/uiStore.js';
 import { isTyping } from '../panels/MarketsPanel.js';
+import { MirrorBadge } from '../mirror/MirrorBadge.js';
 
 /**
  * Several markets open at once as tabs above the market view (kept across reloads by the UI store).
@@ -47,6 +48,7 @@ export function MarketTabs() {
             <button aria-current={active ? 'page' : undefined} className="ghost market-tab-pick" data-testid="market-tab-pick" title={question} onClick={() => selectMarket(id)}>
               {favourites.includes(id) ? <span className="star on" aria-label="favourite">★ </span> : null}
               {question}
+              {m ? <MirrorBadge market={m} compact /> : null}
             </button>
             <button className="ghost market-tab-close" aria-label={`Close the tab of ${question}`} data-testid="market-tab-close" onClick={() => closeTab(id)}>
               ×

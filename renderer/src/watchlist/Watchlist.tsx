@@ -4,6 +4,7 @@ import { useUi } from '../state/uiStore.js';
 import { bookLadder } from '../ladder/bookLadder.js';
 import { fixedDecimals, tickDecimals } from '../format.js';
 import type { Market } from '../api/types.js';
+import { MirrorBadge } from '../mirror/MirrorBadge.js';
 
 /**
  * The favourites with their first outcome's live best bid, best ask and last trade. Each row reads the
@@ -54,7 +55,7 @@ function WatchRow({ market }: { market: Market }) {
         onClick={() => selectMarket(market.condition_id)}
       >
         <span className="watch-q" title={market.question}>
-          {market.question} <span className="muted">{token?.outcome}</span>
+          {market.question} <span className="muted">{token?.outcome}</span> <MirrorBadge market={market} compact />
         </span>
         <span className="num up">{ladder?.bestBid ? fixedDecimals(ladder.bestBid, dp) : '—'}</span>
         <span className="num down">{ladder?.bestAsk ? fixedDecimals(ladder.bestAsk, dp) : '—'}</span>

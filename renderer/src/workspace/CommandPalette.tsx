@@ -10,6 +10,9 @@ const TAB_COMMANDS: { tab: BottomTab; label: string }[] = [
   { tab: 'holders', label: 'Show holders' },
   { tab: 'relayer', label: 'Show relayer' },
   { tab: 'admin', label: 'Show admin tools' },
+  { tab: 'mirrors', label: 'Search public markets, mirrors and tapes' },
+  { tab: 'agents', label: 'Show agents and their audit log' },
+  { tab: 'report', label: 'Show the performance report' },
 ];
 
 /** Ctrl/⌘+K: every market and terminal action by name (cmdk does the fuzzy filtering and keyboard list). */
@@ -54,6 +57,7 @@ export function CommandPalette() {
           {(markets ?? []).map((m) => (
             <Command.Item key={m.condition_id} value={`market ${m.question}`} onSelect={run(() => selectMarket(m.condition_id))} data-testid="palette-market">
               {m.question}
+              {m.mirror ? <span className="muted"> · {m.mirror.source.startsWith('tape:') ? 'replay' : 'mirrored'}</span> : null}
               {m.closed ? <span className="muted"> · closed</span> : null}
             </Command.Item>
           ))}

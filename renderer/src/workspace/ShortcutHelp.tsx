@@ -8,7 +8,7 @@ export const SHORTCUTS: { keys: string; what: string }[] = [
   { keys: '↑ ↓', what: 'Price one tick up / down (an empty price starts at the best price)' },
   { keys: 'Enter', what: 'Review the order (confirmation dialog), Enter again to send' },
   { keys: 'Esc', what: 'Close a dialog' },
-  { keys: '1 – 6', what: 'Bottom tabs: orders, trades, positions, holders, relayer, admin' },
+  { keys: '1 – 9', what: 'Bottom tabs: orders, trades, positions, holders, relayer, admin, mirrors, agents, report' },
   { keys: '] / [', what: 'Next / previous market tab (Ctrl+Tab / Ctrl+Shift+Tab in the desktop app)' },
   { keys: 'Ctrl/⌘ K', what: 'Command palette: markets and terminal actions by name' },
   { keys: '?', what: 'This help' },
