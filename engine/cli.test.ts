@@ -60,7 +60,7 @@ describe('npm run exchange: clock flags', () => {
     for (const [args, message] of [
       [['--fast', '--clock', 'stepped'], /--fast is --clock fast; it contradicts --clock stepped/],
       [['--clock', 'stepped', '--speed', '5'], /--speed applies to --clock real/],
-      [['--clock', 'fast'], /--clock fast runs a scenario to its end: add --scenario/],
+      [['--clock', 'fast'], /--clock fast runs a scenario or replays to their end: add --scenario <file> or --replay <tape>/],
       [['--start', 'yesterday'], /--start must be unix milliseconds or an ISO time/],
       [['--speed', 'fast'], /--speed must be a number/],
     ] as const) {
