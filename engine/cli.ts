@@ -14,7 +14,9 @@ import { checkListenHost, defaultDataDir, type ChainMode, type EngineConfig } fr
 const USAGE = `usage: npm run exchange -- [--port <n>] [--data-dir <dir>] [--chain anvil|none|<json-rpc-url>]
                             [--host 127.0.0.1 [--allow-remote]] [--profile default|polymarket] [--no-demo] [--no-rate-limits]
                             [--order-version 1|2] [--no-sim] [--seed <n>] [--scenario <file.yaml|json>]
-                            [--clock real|fast|stepped] [--speed <n>] [--start <unix ms|ISO time>] (--fast = --clock fast)`;
+                            [--clock real|fast|stepped] [--speed <n>] [--start <unix ms|ISO time>] (--fast = --clock fast)
+                            [--mirror <slug|condition id|URL>[,…]] [--latency-ms <n>]
+                            [--upstream-clob <url>] [--upstream-gamma <url>] [--upstream-ws <url>]`;
 
 function parseChain(v: string | undefined): ChainMode | undefined {
   if (v === undefined) return undefined;
@@ -42,6 +44,11 @@ async function main(): Promise<void> {
       clock: { type: 'string' },
       speed: { type: 'string' },
       start: { type: 'string' },
+      mirror: { type: 'string', multiple: true },
+      'latency-ms': { type: 'string' },
+      'upstream-clob': { type: 'string' },
+      'upstream-gamma': { type: 'string' },
+      'upstream-ws': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -93,6 +100,14 @@ async function main(): Promise<void> {
     if (!/^\d+$/.test(values.seed) || !Number.isSafeInteger(seed)) throw new Error(`--seed must be a whole number ≥ 0, not '${values.seed}'`);
     partial.seed = seed;
   }
+  if (values.mirror !== undefined) partial.mirrors = parseMirrors(values.mirror);
+  if (values['latency-ms'] !== undefined) {
+    if (!/^\d+$/.test(values['latency-ms'])) throw new Error(`--latency-ms must be a whole number of milliseconds such as 150, not '${values['latency-ms']}'`);
+    partial.latencyMs = Number(values['latency-ms']);
+  }
+  if (values['upstream-clob'] !== undefined) partial.upstreamClob = values['upstream-clob'];
+  if (values['upstream-gamma'] !== undefined) partial.upstreamGamma = values['upstream-gamma'];
+  if (values['upstream-ws'] !== undefined) partial.upstreamWs = values['upstream-ws'];
   const scenario = values.scenario === undefined ? undefined : readScenarioFile(values.scenario);
   if (partial.clock === 'fast') {
     if (!scenario) throw new Error('--clock fast runs a scenario to its end: add --scenario <file>');
@@ -123,6 +138,13 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+/** `--mirror a,b --mirror c`: every reference, in order, without blanks. */
+function parseMirrors(values: readonly string[]): string[] {
+  const refs = values.flatMap((v) => v.split(',')).map((v) => v.trim());
+  if (refs.some((r) => r === '')) throw new Error('--mirror takes public markets separated by commas (slug, condition id or polymarket.com URL), without empty entries');
+  return refs;
 }
 
 /** `--start`: unix milliseconds or an ISO 8601 time. */

@@ -37,3 +37,31 @@ test('npm run exchange -- --order-version 3 exits 1 naming the flag before start
   assert.equal(r.stdout, '', 'no ready line');
   assert.match(r.stderr, /--order-version must be 1 or 2, not '3'/);
 });
+
+test('the mirror upstreams default to the public services, and a base URL of the wrong kind is refused naming its flag', () => {
+  const c = resolveConfig({});
+  assert.equal(c.upstreamClob, 'https://clob.polymarket.com');
+  assert.equal(c.upstreamGamma, 'https://gamma-api.polymarket.com');
+  assert.equal(c.upstreamWs, 'wss://ws-subscriptions-clob.polymarket.com/ws/market');
+  assert.deepEqual(c.mirrors, []);
+  assert.equal(c.latencyMs, 0);
+  assert.equal(resolveConfig({ upstreamClob: 'http://127.0.0.1:9/' }).upstreamClob, 'http://127.0.0.1:9');
+  assert.throws(() => resolveConfig({ upstreamWs: 'http://127.0.0.1:9/ws/market' }), /--upstream-ws must be a ws or wss URL/);
+  assert.throws(() => resolveConfig({ upstreamGamma: 'gamma' }), /--upstream-gamma must be an http or https URL/);
+  assert.equal(resolveConfig({ latencyMs: 150 }).latencyMs, 150);
+  assert.throws(() => resolveConfig({ latencyMs: 60_001 }), /--latency-ms must be a whole number of milliseconds 0\.\.60000/);
+  assert.throws(() => resolveConfig({ latencyMs: 1.5 }), /--latency-ms/);
+});
+
+test('npm run exchange -- --latency-ms fast and --mirror with an empty entry exit 1 naming the flag', () => {
+  const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
+  for (const [args, reason] of [
+    [['--latency-ms', 'fast'], /--latency-ms must be a whole number of milliseconds such as 150, not 'fast'/],
+    [['--mirror', 'a,,b'], /--mirror takes public markets separated by commas/],
+  ] as const) {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', cli, ...args, '--chain', 'none'], { encoding: 'utf8', timeout: 30_000 });
+    assert.equal(r.status, 1);
+    assert.equal(r.stdout, '', 'no ready line');
+    assert.match(r.stderr, reason);
+  }
+});

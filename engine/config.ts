@@ -56,7 +56,24 @@ export interface EngineConfig {
   seed?: number;
   /** Resting orders one account may hold (docs/api-orders.md); default 10,000. */
   maxOpenOrders?: number;
+  /** Public CLOB REST base of mirrored markets (`--upstream-clob`, decisions §10). */
+  upstreamClob: string;
+  /** Public Gamma base, for slugs, URLs and the catalogue search (`--upstream-gamma`). */
+  upstreamGamma: string;
+  /** Public market channel WebSocket URL (`--upstream-ws`). */
+  upstreamWs: string;
+  /** Public markets to mirror at start (`--mirror <slug|condition id|URL>[,…]`). */
+  mirrors: string[];
+  /** A local order on a mirrored market is matched against the book as it stands this many exchange ms after arrival (`--latency-ms`, 0..60000). */
+  latencyMs: number;
 }
+
+/** The public upstreams (decisions §10); tests point them at local servers. */
+export const PUBLIC_UPSTREAM_CLOB = 'https://clob.polymarket.com';
+export const PUBLIC_UPSTREAM_GAMMA = 'https://gamma-api.polymarket.com';
+export const PUBLIC_UPSTREAM_WS = 'wss://ws-subscriptions-clob.polymarket.com/ws/market';
+/** `--latency-ms` bound: a minute is far beyond any real round trip. */
+export const MAX_LATENCY_MS = 60_000;
 
 /** The seed of fast and stepped runs started without one. */
 export const DEFAULT_RUN_SEED = 1;
@@ -96,7 +113,30 @@ export function resolveConfig(partial: Partial<EngineConfig> = {}): EngineConfig
     ...(partial.clockStart !== undefined ? { clockStart: checkedInteger(partial.clockStart, 'clockStart') } : {}),
     ...(partial.seed !== undefined ? { seed: checkedInteger(partial.seed, 'seed') } : {}),
     ...(partial.maxOpenOrders === undefined ? {} : { maxOpenOrders: partial.maxOpenOrders }),
+    upstreamClob: checkedUrl(partial.upstreamClob ?? PUBLIC_UPSTREAM_CLOB, 'upstream-clob', ['http:', 'https:']),
+    upstreamGamma: checkedUrl(partial.upstreamGamma ?? PUBLIC_UPSTREAM_GAMMA, 'upstream-gamma', ['http:', 'https:']),
+    upstreamWs: checkedUrl(partial.upstreamWs ?? PUBLIC_UPSTREAM_WS, 'upstream-ws', ['ws:', 'wss:']),
+    mirrors: [...(partial.mirrors ?? [])],
+    latencyMs: checkedLatency(partial.latencyMs ?? 0),
   };
+}
+
+/** A base URL without its trailing slash, of one of the allowed schemes. */
+function checkedUrl(v: string, flag: string, schemes: readonly string[]): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(v);
+  } catch {
+    url = undefined;
+  }
+  const kinds = schemes.map((s) => s.slice(0, -1)).join(' or ');
+  if (!url || !schemes.includes(url.protocol)) throw new Error(`--${flag} must be ${kinds.startsWith('h') ? 'an' : 'a'} ${kinds} URL, not '${v}'`);
+  return v.replace(/\/+$/, '');
+}
+
+function checkedLatency(v: number): number {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0 || v > MAX_LATENCY_MS) throw new Error(`--latency-ms must be a whole number of milliseconds 0..${MAX_LATENCY_MS}, not '${v}'`);
+  return v;
 }
 
 function checkedClockMode(v: string): ClockMode {

@@ -56,6 +56,10 @@ export class NamedBook {
     return this.book.cancel(this.handle(name));
   }
 
+  reduce(name: string, size: number): number | undefined {
+    return this.book.reduce(this.handle(name), size);
+  }
+
   get(name: string): RestingOrder | undefined {
     return this.book.get(this.handle(name));
   }

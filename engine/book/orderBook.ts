@@ -206,6 +206,21 @@ export class OrderBook implements MarketBook {
     return remaining;
   }
 
+  reduce(handle: OrderHandle, size: number): number | undefined {
+    if (!(size > 0 && Number.isSafeInteger(size))) throw new RangeError(`invalid reduction: size must be a positive safe integer (got ${size})`);
+    const s = this.handles.slotOf(handle);
+    if (s < 0) return undefined;
+    const remaining = this.ordF[s << 1]!;
+    if (size >= remaining) {
+      this.cancel(handle);
+      return 0;
+    }
+    this.ordF[s << 1] = remaining - size;
+    const lv = this.ordI[(s << 2) + O_LEVEL]!;
+    this.lvF[lv << (LEVEL_SHIFT - 1)] = this.lvF[lv << (LEVEL_SHIFT - 1)]! - size;
+    return remaining - size;
+  }
+
   get(handle: OrderHandle): RestingOrder | undefined {
     const s = this.handles.slotOf(handle);
     if (s < 0) return undefined;

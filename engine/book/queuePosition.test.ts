@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NamedBook, type NamedOrder } from './namedBook.js';
+import { checkBookInvariants } from './invariants.js';
 import { ReferenceMatcher } from './referenceMatcher.js';
 import type { OrderHandle } from './types.js';
 
@@ -11,7 +12,7 @@ const bid = (name: string, cents: number, shares: number): NamedOrder => ({ name
 const ask = (name: string, cents: number, shares: number): NamedOrder => ({ name, side: 'ask', price: c(cents), size: sh(shares), tif: 'GTC' });
 const fak = (o: NamedOrder): NamedOrder => ({ ...o, tif: 'FAK' });
 
-type Step = { place: NamedOrder } | { cancel: string };
+type Step = { place: NamedOrder } | { cancel: string } | { reduce: string; by: number };
 
 interface Case {
   name: string;
@@ -56,6 +57,16 @@ const cases: Case[] = [
     ],
     expect: { keep1: [0, 5], keep2: [2, 5], x0: null },
   },
+  {
+    name: 'a reduced order keeps its place and shrinks what is ahead of the orders behind it',
+    steps: [{ place: bid('b1', 40, 10) }, { place: bid('b2', 40, 5) }, { place: bid('b3', 40, 7) }, { reduce: 'b2', by: sh(3) }],
+    expect: { b1: [0, 19], b2: [10, 19], b3: [12, 19] },
+  },
+  {
+    name: 'an order reduced by all it has leaves the book like a cancel',
+    steps: [{ place: ask('a1', 60, 3) }, { place: ask('a2', 60, 4) }, { reduce: 'a1', by: sh(5) }],
+    expect: { a1: null, a2: [0, 4] },
+  },
 ];
 
 for (const k of cases) {
@@ -69,9 +80,12 @@ for (const k of cases) {
         book.place(s.place);
         const r = ref.place(s.place);
         if (r.rested) refHandles.set(s.place.name, r.handle);
-      } else {
+      } else if ('cancel' in s) {
         book.cancel(s.cancel);
         ref.cancel(refHandles.get(s.cancel) ?? -1);
+      } else {
+        book.reduce(s.reduce, s.by);
+        ref.reduce(refHandles.get(s.reduce) ?? -1, s.by);
       }
     }
     for (const [name, want] of Object.entries(k.expect)) {
@@ -80,6 +94,7 @@ for (const k of cases) {
       assert.deepEqual(got, expected, `${name} on the book`);
       assert.deepEqual(ref.queuePosition(refHandles.get(name) ?? -1), expected, `${name} on the reference matcher`);
     }
+    checkBookInvariants(book.book);
   });
 }
 

@@ -62,6 +62,17 @@ export class ReferenceMatcher implements MarketBook {
     return found.remaining;
   }
 
+  reduce(handle: OrderHandle, size: number): number | undefined {
+    const found = this.orders.find((o) => o.handle === handle);
+    if (found === undefined) return undefined;
+    if (size >= found.remaining) {
+      this.cancel(handle);
+      return 0;
+    }
+    found.remaining -= size;
+    return found.remaining;
+  }
+
   get(handle: OrderHandle): RestingOrder | undefined {
     const found = this.orders.find((o) => o.handle === handle);
     return found && { side: found.side, price: found.price, remaining: found.remaining };

@@ -83,6 +83,11 @@ export interface MarketBook {
   restore(order: RestingOrder): OrderHandle;
   /** Removes an order; returns its remaining size, or undefined if the handle names no order on the book. */
   cancel(handle: OrderHandle): number | undefined;
+  /**
+   * Shrinks a resting order by `size` where it stands (it keeps its queue position; at `size` ≥ its
+   * remaining it leaves the book); returns what remains, or undefined if the handle names no order.
+   */
+  reduce(handle: OrderHandle, size: number): number | undefined;
   get(handle: OrderHandle): RestingOrder | undefined;
   /** The order's place in its level's queue, or undefined if the handle names no order on the book. */
   queuePosition(handle: OrderHandle): QueuePosition | undefined;

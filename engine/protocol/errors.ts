@@ -33,6 +33,9 @@ export const ERRORS = {
   operator_unauthorized: { status: 401, message: 'Operator routes need Authorization: Bearer <operatorToken> (printed in the ready line).' },
   agent_unauthorized: { status: 401, message: 'The MCP endpoint needs Authorization: Bearer <agent token> (POST /admin/agents issues one).' },
   agent_not_found: { status: 404, message: 'No agent has this id. List agents with GET /admin/agents.' },
+  tape_not_found: { status: 404, message: 'No tape has this name. List tapes with GET /admin/tapes (names under <data>/tapes/).' },
+  tape_unreadable: { status: 400, message: 'The file is not a tape this engine reads (docs/tapes.md: gzip JSON lines, a version 1 header first).' },
+  replay_not_found: { status: 404, message: 'No replay has this id. Start one with POST /admin/replays.' },
 
   // orders (interface §7, decisions §3)
   owner_address_mismatch: { status: 400, message: 'owner must equal the SERVICE_ADDRESS header.' },
@@ -46,6 +49,7 @@ export const ERRORS = {
   no_liquidity: { status: 404, message: 'No orders rest on the side of the book this price needs. See GET /book.' },
   market_resolved: { status: 409, message: 'The market is resolved and no longer trades.' },
   market_not_resolved: { status: 409, message: 'The market is not resolved yet.' },
+  market_stale: { status: 409, message: 'This mirrored market has not heard from its public upstream lately, so its public depth may be out of date: an order that would trade now is refused. A non-marketable order may still rest; retry once GET /markets/{condition_id} shows mirror.upstreamState "live".' },
   nothing_to_redeem: { status: 400, message: 'This address holds no positions of this market to redeem.' },
   clock_advancing: { status: 409, message: 'The exchange clock is advancing (POST /admin/clock/advance); writes wait until it has answered. Reads answer meanwhile.' },
   clock_not_stepped: { status: 409, message: 'The exchange clock is not in stepped mode; start the engine with --clock stepped to advance it on request.' },

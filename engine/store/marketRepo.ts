@@ -26,6 +26,12 @@ export interface MarketRow {
   chainReported: boolean;
   /** Taker fee rate in basis points (migration 008). */
   feeRateBps: number;
+  /** Mirrored markets (migration 012): `public` or `tape:<file>`; null for a local market. */
+  mirrorSource: string | null;
+  /** The public identity as resolved (JSON), for re-following after a restart; null for a local market. */
+  mirrorIdentity: string | null;
+  /** False once the operator stopped following the public market (or for a local market). */
+  mirrorFollowing: boolean;
 }
 
 interface RawRow {
@@ -53,6 +59,9 @@ interface RawRow {
   chain_prepared: bigint;
   chain_reported: bigint;
   fee_rate_bps: bigint;
+  mirror_source: string | null;
+  mirror_identity: string | null;
+  mirror_following: bigint | null;
 }
 
 function fromRaw(r: RawRow): MarketRow {
@@ -79,6 +88,9 @@ function fromRaw(r: RawRow): MarketRow {
     chainPrepared: Number(r.chain_prepared) === 1,
     chainReported: Number(r.chain_reported) === 1,
     feeRateBps: Number(r.fee_rate_bps ?? 0n),
+    mirrorSource: r.mirror_source ?? null,
+    mirrorIdentity: r.mirror_identity ?? null,
+    mirrorFollowing: Number(r.mirror_following ?? 0n) === 1,
   };
 }
 
@@ -95,6 +107,9 @@ export class MarketRepo {
   private readonly sChainReported: Statement;
   private readonly sFeeRate: Statement;
   private readonly sTickSize: Statement;
+  private readonly sMirror: Statement;
+  private readonly sMirrorFollowing: Statement;
+  private readonly sClosed: Statement;
   private readonly sMaxEvent: Statement;
   private readonly sGetSetting: Statement;
   private readonly sSetSetting: Statement;
@@ -113,6 +128,9 @@ export class MarketRepo {
     this.sChainReported = db.prepare('UPDATE markets SET chain_reported = 1 WHERE condition_id = ?');
     this.sFeeRate = db.prepare('UPDATE markets SET fee_rate_bps = ? WHERE condition_id = ?');
     this.sTickSize = db.prepare('UPDATE markets SET tick_size = ? WHERE condition_id = ?');
+    this.sMirror = db.prepare('UPDATE markets SET mirror_source = ?, mirror_identity = ?, mirror_following = ? WHERE condition_id = ?');
+    this.sMirrorFollowing = db.prepare('UPDATE markets SET mirror_following = ? WHERE condition_id = ?');
+    this.sClosed = db.prepare('UPDATE markets SET closed = 1, accepting_orders = 0 WHERE condition_id = ?');
     this.sMaxEvent = db.prepare('SELECT COALESCE(MAX(event_id), 0) FROM markets').pluck();
     this.sGetSetting = db.prepare('SELECT value FROM settings WHERE key = ?').pluck();
     this.sSetSetting = db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
@@ -153,6 +171,17 @@ export class MarketRepo {
       chain_reported: m.chainReported ? 1 : 0,
       fee_rate_bps: m.feeRateBps,
     });
+    // The mirror columns are written apart from the insert's column list, which other migrations extend.
+    if (m.mirrorSource !== null) this.sMirror.run(m.mirrorSource, m.mirrorIdentity, m.mirrorFollowing ? 1 : 0, m.conditionId);
+  }
+
+  setMirrorFollowing(conditionId: string, following: boolean): void {
+    this.sMirrorFollowing.run(following ? 1 : 0, conditionId);
+  }
+
+  /** Stops trading without a winner (a mirrored market closed upstream). */
+  setClosed(conditionId: string): void {
+    this.sClosed.run(conditionId);
   }
 
   setPaused(conditionId: string, paused: boolean): void {

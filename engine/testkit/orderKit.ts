@@ -13,6 +13,7 @@ import { openDatabase, type Db } from '../store/database.js';
 import { WriteBatcher } from '../store/writeBatcher.js';
 import { ManualClock } from '../services/clock.js';
 import type { EngineContext } from '../http/engineContext.js';
+import type { MirrorStatus } from '../services/mirror/mirrorTypes.js';
 import type { TradableMarket } from '../services/orders/liveOrder.js';
 import { OrderService } from '../services/orders/orderService.js';
 
@@ -81,7 +82,9 @@ export interface Harness {
   cleanup(): void;
 }
 
-export async function makeHarness(opts: { config?: Partial<EngineConfig>; dir?: string; clock?: ManualClock; markets?: FakeMarkets } = {}): Promise<Harness> {
+export async function makeHarness(
+  opts: { config?: Partial<EngineConfig>; dir?: string; clock?: ManualClock; markets?: FakeMarkets; mirrorOf?: (conditionId: string) => MirrorStatus | undefined } = {},
+): Promise<Harness> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'orders-'));
   const config = resolveConfig({ dataDir: dir, chain: 'none', seedDemo: false, rateLimits: false, ...opts.config });
   const clock = opts.clock ?? new ManualClock(T0);
@@ -111,7 +114,7 @@ export async function makeHarness(opts: { config?: Partial<EngineConfig>; dir?: 
     operatorAddress: operator,
     stop: async () => undefined,
   };
-  const ctx = { config: { ...config, chainId: CHAIN_ID }, clock, db, writes, markets, chain } as unknown as EngineContext;
+  const ctx = { config: { ...config, chainId: CHAIN_ID }, clock, db, writes, markets, chain, ...(opts.mirrorOf ? { mirrorOf: opts.mirrorOf } : {}) } as unknown as EngineContext;
   const orders = new OrderService(ctx);
   (ctx as { orders: OrderService }).orders = orders;
   await orders.init();
@@ -132,7 +135,7 @@ export async function makeHarness(opts: { config?: Partial<EngineConfig>; dir?: 
     },
     reopen() {
       h.close();
-      return makeHarness({ config: opts.config, dir, clock, markets });
+      return makeHarness({ ...opts, dir, clock, markets });
     },
     cleanup() {
       h.close();

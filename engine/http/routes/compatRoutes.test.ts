@@ -144,7 +144,9 @@ describe('compatibility routes (v2 client, listings, notifications, scoring, hea
     assert.equal(page.limit, 1000);
     assert.equal(page.count, 2);
     assert.equal(page.next_cursor, 'LTE=');
-    assert.deepEqual(Object.keys(page.data[0]), ['condition_id', 'tokens', 'rewards', 'active', 'closed', 'archived', 'accepting_orders']);
+    // The public simplified fields, plus this exchange's `mirror` (null for a local market, decisions §10).
+    assert.deepEqual(Object.keys(page.data[0]), ['condition_id', 'tokens', 'rewards', 'active', 'closed', 'archived', 'accepting_orders', 'mirror']);
+    assert.equal(page.data[0].mirror, null);
     assert.deepEqual(page.data.map((m: { condition_id: string }) => m.condition_id), [market.conditionId, other.conditionId]);
     assert.deepEqual(page.data[0].tokens[0], { token_id: market.tokenIds[0], outcome: 'Yes', price: 0.5, winner: false });
     const first = await app.inject({ method: 'GET', url: '/simplified-markets?next_cursor=MA%3D%3D' });

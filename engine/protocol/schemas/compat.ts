@@ -3,6 +3,7 @@
  * the v2 client's health, version and compact market routes, the simplified and sampling market
  * listings, notifications, order scoring and the heartbeat ("dead man's switch").
  */
+import { MarketMirrorField } from './mirror.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { PublicMarketSchema, PublicTokenSchema } from './markets.js';
 
@@ -40,6 +41,7 @@ export const SimplifiedMarketSchema = Type.Object(
     closed: Type.Boolean(),
     archived: Type.Boolean(),
     accepting_orders: Type.Boolean(),
+    mirror: MarketMirrorField,
   },
   { description: 'Simplified market record (data-api.md §6.1)' },
 );

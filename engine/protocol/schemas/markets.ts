@@ -3,6 +3,7 @@
  * OpenAPI. Numbers where the public service sends numbers (tick and minimum size, token prices).
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { MarketMirrorField } from './mirror.js';
 
 const NullableString = (description: string) => Type.Unsafe<string | null>({ type: ['string', 'null'], description });
 
@@ -46,6 +47,7 @@ export const PublicMarketSchema = Type.Object(
     tags: Type.Array(Type.String()),
     event_id: Type.Integer({ minimum: 1, description: 'Event the market belongs to' }),
     paused: Type.Boolean({ description: "This market's circuit breaker" }),
+    mirror: MarketMirrorField,
   },
   { description: 'CLOB Market record' },
 );

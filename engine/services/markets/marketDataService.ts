@@ -9,6 +9,7 @@ import { candles, type Candle } from './candles.js';
 import type { MidHistory } from './midHistory.js';
 import type { Market, MarketService } from './marketService.js';
 import { publicMarket, type PublicMarket } from './publicMarket.js';
+import type { MirrorStatus } from '../mirror/mirrorTypes.js';
 
 export type Side = 'BUY' | 'SELL';
 
@@ -58,6 +59,8 @@ export type MarketDataDeps = Pick<Infra, 'clock'> & {
   readonly orders: Pick<OrderService, 'book' | 'lastTrade' | 'priceSeries' | 'tradeTape'>;
   /** Each market's closing quote per minute (the streams record it after every book change). */
   readonly mids: MidHistory;
+  /** The mirror status of a market's record (decisions §10): null for a local market. */
+  readonly mirrors?: { recordStatus(m: Market): MirrorStatus | null };
 };
 
 /**
@@ -291,7 +294,7 @@ export class MarketDataService {
   }
 
   publicMarket(m: Market): PublicMarket {
-    return publicMarket(m, [this.tokenPrice(m, 0), this.tokenPrice(m, 1)], this.ctx.markets.isSystemPaused());
+    return publicMarket(m, [this.tokenPrice(m, 0), this.tokenPrice(m, 1)], this.ctx.markets.isSystemPaused(), this.ctx.mirrors?.recordStatus(m) ?? null);
   }
 
   /** The listing's token price: payout once resolved, else midpoint, else last trade, else 0.5. */

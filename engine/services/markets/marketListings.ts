@@ -39,6 +39,7 @@ export function simplifiedMarket(pm: PublicMarket): SimplifiedMarketJson {
     closed: pm.closed,
     archived: pm.archived,
     accepting_orders: pm.accepting_orders,
+    mirror: pm.mirror,
   };
 }
 

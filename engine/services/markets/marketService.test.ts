@@ -165,3 +165,68 @@ test('concurrent creations get distinct event ids, slugs and condition ids', asy
   await assert.rejects(markets.create({ ...BASE, question: '' }));
   assert.equal((await markets.create({ ...BASE, question: 'After a failure?' })).eventId, 4, 'a failed creation does not block the next');
 });
+
+const PUBLIC_IDENTITY = {
+  conditionId: '0x' + 'ab'.repeat(32),
+  questionId: '0x' + 'cd'.repeat(32),
+  question: 'Will it rain in Lisbon on 1 December?',
+  description: 'Resolves Yes if it rains.',
+  slug: 'will-it-rain-in-lisbon-on-1-december',
+  outcomes: ['Yes', 'No'] as const,
+  tokenIds: ['71321045679252212594626385532706912750332728571942532289631379312455583992563', '52114319501245915516055106046884209969926127482827954674443846427813813222426'] as const,
+  tickSize: 1_000,
+  minOrderSize: 5_000_000,
+  negRisk: true,
+  negRiskMarketId: '0x' + 'ef'.repeat(32),
+  endDate: '2026-12-01T12:00:00Z',
+  feeSchedule: { rate: 72_000n, exponent: 1, takerOnly: true, rebateRate: 250_000n },
+  image: '',
+  closed: false,
+  acceptingOrders: true,
+  winner: null,
+};
+
+test('createMirrored keeps the public identity, marks the source and survives a restart', async () => {
+  const dir = tempDir();
+  const { markets } = await open(dir);
+  const local = await markets.create({ ...BASE, question: PUBLIC_IDENTITY.question });
+  const m = await markets.createMirrored(PUBLIC_IDENTITY, 'public');
+  assert.equal(m.conditionId, PUBLIC_IDENTITY.conditionId);
+  assert.equal(m.questionId, PUBLIC_IDENTITY.questionId);
+  assert.deepEqual(m.tokenIds, [...PUBLIC_IDENTITY.tokenIds]);
+  assert.equal(m.tickSize, 1_000n);
+  assert.equal(m.minOrderSize, 5_000_000n);
+  assert.equal(m.negRisk, true);
+  assert.equal(m.negRiskMarketId, PUBLIC_IDENTITY.negRiskMarketId);
+  assert.equal(m.endDate, '2026-12-01T12:00:00.000Z');
+  assert.equal(m.mirrorSource, 'public');
+  assert.equal(m.mirrorFollowing, true);
+  assert.equal(markets.byToken(PUBLIC_IDENTITY.tokenIds[1])?.market.conditionId, m.conditionId);
+  // The public slug is kept unless a local market holds it already.
+  assert.notEqual(m.slug, local.slug);
+  assert.notEqual(local.conditionId, m.conditionId);
+  assert.equal(local.mirrorSource, null);
+  const identity = JSON.parse(m.mirrorIdentity!) as { feeSchedule: unknown };
+  assert.deepEqual(identity.feeSchedule, { rate: '0.072', exponent: 1, takerOnly: true, rebateRate: '0.25' });
+
+  await assert.rejects(markets.createMirrored(PUBLIC_IDENTITY, 'public'), (e) => isApiError(e) && /already on this exchange/.test(e.message));
+  await markets.close(m.conditionId);
+  await markets.setMirrorFollowing(m.conditionId, false);
+
+  const again = await open(dir);
+  const back = again.markets.byCondition(m.conditionId)!;
+  assert.equal(back.mirrorSource, 'public');
+  assert.equal(back.mirrorFollowing, false);
+  assert.equal(back.closed, true);
+  assert.equal(back.acceptingOrders, false);
+  assert.equal(back.mirrorIdentity, m.mirrorIdentity);
+});
+
+test('a mirrored market resolves in the registry without chain steps (its oracle is not ours)', async () => {
+  const { markets, cancelled } = await open(tempDir());
+  const m = await markets.createMirrored(PUBLIC_IDENTITY, 'public');
+  const r = await markets.resolve(m.conditionId, 1);
+  assert.equal(r.winner, 1);
+  assert.equal(r.chainReported, false);
+  assert.deepEqual(cancelled, [{ conditionId: m.conditionId, reason: 'market resolved' }]);
+});

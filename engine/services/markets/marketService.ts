@@ -6,6 +6,8 @@ import { MarketRepo, type MarketRow } from '../../store/marketRepo.js';
 import type { Infra } from '../infra.js';
 import { prepareMarketOnChain, reportMarketOnChain } from './marketChain.js';
 import { checkedFeeRateBps } from '../fees/takerFee.js';
+import { feeScheduleToWire } from '../../protocol/feeSchedule.js';
+import type { PublicMarketIdentity } from '../mirror/mirrorTypes.js';
 
 /** A market of the registry. Amounts are bigint micro-units (6 decimals); token ids decimal uint256 strings. */
 export type Market = Readonly<MarketRow>;
@@ -75,7 +77,9 @@ export class MarketService {
   /** Re-runs every unfinished chain step (condition preparation, payout report). */
   retryChain(): Promise<void> {
     if (!this.ctx.chain?.enabled) return this.chainBacklog;
-    const pending = this.ordered.filter((m) => !m.chainPrepared || (m.winner !== null && !m.chainReported));
+    // A mirrored market's condition is the public one (another oracle, another collateral): it has no
+    // local chain steps; its positions live in the paper ledger and redeem there.
+    const pending = this.ordered.filter((m) => m.mirrorSource === null && (!m.chainPrepared || (m.winner !== null && !m.chainReported)));
     for (const m of pending) this.chainBacklog = this.chainBacklog.then(() => this.chainStep(m.conditionId));
     return this.chainBacklog;
   }
@@ -153,6 +157,9 @@ export class MarketService {
       chainPrepared: false,
       chainReported: false,
       feeRateBps: v.feeRateBps,
+      mirrorSource: null,
+      mirrorIdentity: null,
+      mirrorFollowing: false,
     };
     // Row first, chain second: the market exists (and trades) even if the chain is down; the condition
     // is prepared on chain now or on a later retry.
@@ -164,6 +171,85 @@ export class MarketService {
       if (waitForChain) await this.chainBacklog;
     }
     return this.byConditionId.get(conditionId) ?? market;
+  }
+
+  /**
+   * Creates the local copy of a public market (decisions §10): the public ids and rules unchanged, marked
+   * with its `source` (`public`, or `tape:<file>` for a replay), following. No chain step: the public
+   * condition's oracle is not ours. A local market's condition id is derived from the local operator as
+   * oracle, so it never equals a public one; the same public market twice is refused.
+   */
+  createMirrored(identity: PublicMarketIdentity, source: string): Promise<Market> {
+    const run = this.creating.then(() => this.createMirroredNow(identity, source));
+    this.creating = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  private async createMirroredNow(identity: PublicMarketIdentity, source: string): Promise<Market> {
+    const conditionId = identity.conditionId.toLowerCase() as `0x${string}`;
+    if (this.byConditionId.has(conditionId)) {
+      throw new ApiError('invalid_field', `Market ${conditionId} is already on this exchange; GET /markets/${conditionId} shows it, POST /admin/mirrors follows it again.`);
+    }
+    for (const t of identity.tokenIds) {
+      if (this.byTokenId.has(t)) throw new ApiError('invalid_field', `Token ${t} of the public market already trades here in market ${this.byTokenId.get(t)!.market.conditionId}.`);
+    }
+    const tickSize = BigInt(identity.tickSize);
+    if (!TICK_SIZES.includes(tickSize)) {
+      throw new ApiError('invalid_field', `The public market's tick size ${formatUnits(tickSize)} is not one of 0.1, 0.01, 0.001, 0.0001; it cannot be mirrored.`);
+    }
+    const minOrderSize = identity.minOrderSize > 0 ? BigInt(identity.minOrderSize) : 1n;
+    const endMs = identity.endDate === null ? NaN : Date.parse(identity.endDate);
+    const wire = { ...identity, conditionId, feeSchedule: feeScheduleToWire(identity.feeSchedule) };
+    const row: MarketRow = {
+      conditionId,
+      questionId: identity.questionId as `0x${string}`,
+      question: identity.question,
+      slug: this.uniqueSlug(identity.slug || identity.question),
+      description: identity.description,
+      outcomes: [identity.outcomes[0], identity.outcomes[1]],
+      tokenIds: [identity.tokenIds[0], identity.tokenIds[1]],
+      tickSize,
+      minOrderSize,
+      negRisk: identity.negRisk,
+      negRiskMarketId: identity.negRiskMarketId,
+      eventId: this.repo.maxEventId() + 1,
+      endDate: Number.isNaN(endMs) ? null : new Date(endMs).toISOString(),
+      createdAt: this.ctx.clock.nowMs(),
+      paused: false,
+      winner: null,
+      resolvedAt: null,
+      closed: false,
+      acceptingOrders: true,
+      chainPrepared: false,
+      chainReported: false,
+      feeRateBps: 0,
+      mirrorSource: source,
+      mirrorIdentity: JSON.stringify(wire),
+      mirrorFollowing: true,
+    };
+    await this.ctx.writes.commit(() => this.repo.insert(row));
+    const market = this.remember(row);
+    for (const listener of this.onChange) listener('created', market);
+    return market;
+  }
+
+  /** Marks whether a mirrored market follows its public market (the mirror service re-follows those at start). */
+  async setMirrorFollowing(conditionId: string, following: boolean): Promise<Market> {
+    const m = this.requireMarket(conditionId);
+    if (m.mirrorFollowing === following) return m;
+    await this.ctx.writes.commit(() => this.repo.setMirrorFollowing(m.conditionId, following));
+    return this.replace({ ...m, mirrorFollowing: following });
+  }
+
+  /** Stops a market taking orders without a winner (its public market closed); resting orders stay until it resolves. */
+  async close(conditionId: string): Promise<Market> {
+    const m = this.requireMarket(conditionId);
+    if (m.closed) return m;
+    await this.ctx.writes.commit(() => this.repo.setClosed(m.conditionId));
+    return this.replace({ ...m, closed: true, acceptingOrders: false });
   }
 
   /**
@@ -252,7 +338,7 @@ export class MarketService {
     const resolved = this.replace({ ...m, winner: winningOutcomeIndex, resolvedAt: at, closed: true, acceptingOrders: false });
     for (const listener of this.onResolving) await listener(resolved);
     for (const listener of this.onChange) listener('resolved', resolved);
-    if (this.ctx.chain.enabled) {
+    if (this.ctx.chain.enabled && m.mirrorSource === null) {
       this.chainBacklog = this.chainBacklog.then(() => this.chainStep(m.conditionId));
       await this.chainBacklog;
     }
@@ -281,7 +367,7 @@ export class MarketService {
   /** One attempt at whatever chain work the market still needs; failures stay recorded for a retry. */
   private async chainStep(conditionId: string): Promise<void> {
     const m = this.byConditionId.get(conditionId);
-    if (!m || !this.ctx.chain.enabled) return;
+    if (!m || !this.ctx.chain.enabled || m.mirrorSource !== null) return;
     try {
       if (!m.chainPrepared) {
         await prepareMarketOnChain(this.ctx.chain, m);
@@ -315,9 +401,9 @@ export class MarketService {
     return this.remember(row);
   }
 
-  private uniqueSlug(question: string): string {
+  private uniqueSlug(text: string): string {
     const base =
-      question
+      text
         .toLowerCase()
         .normalize('NFKD')
         .replace(/[^a-z0-9]+/g, '-')

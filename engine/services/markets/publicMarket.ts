@@ -1,4 +1,5 @@
 import { formatUnits } from '../../protocol/amounts.js';
+import type { MirrorStatus } from '../mirror/mirrorTypes.js';
 import type { Market } from './marketService.js';
 
 /** A token of a public market: one per outcome, by outcome index. */
@@ -45,6 +46,8 @@ export interface PublicMarket {
   tags: string[];
   event_id: number;
   paused: boolean;
+  /** Where a mirrored market's depth comes from and how fresh it is (decisions §10); null for a local market. */
+  mirror: MirrorStatus | null;
 }
 
 /** Wire numbers are parsed from exact decimal strings, never computed in floating point. */
@@ -52,7 +55,7 @@ function num(micro: bigint): number {
   return Number(formatUnits(micro));
 }
 
-export function publicMarket(m: Market, prices: [string, string], systemPaused: boolean): PublicMarket {
+export function publicMarket(m: Market, prices: [string, string], systemPaused: boolean, mirror: MirrorStatus | null = null): PublicMarket {
   return {
     condition_id: m.conditionId,
     question_id: m.questionId,
@@ -90,5 +93,6 @@ export function publicMarket(m: Market, prices: [string, string], systemPaused: 
     tags: [],
     event_id: m.eventId,
     paused: m.paused,
+    mirror,
   };
 }

@@ -32,6 +32,8 @@ export interface TradableMarket {
   readonly minOrderSize: bigint;
   readonly negRisk: boolean;
   readonly winner: 0 | 1 | null;
+  /** No new orders: a mirrored market closed upstream or no longer followed (decisions §10); absent = open. */
+  readonly closed?: boolean;
   /** Taker fee rate in basis points (decisions §9); absent = 0. */
   readonly feeRateBps?: number;
 }

@@ -1,4 +1,5 @@
 import type { Infra } from '../infra.js';
+import type { MirrorStatus } from '../mirror/mirrorTypes.js';
 import type { TradableMarket } from './liveOrder.js';
 
 /**
@@ -14,4 +15,8 @@ export interface MarketLookup {
 }
 
 /** What the order service and its parts use, wired by engine/engine.ts. */
-export type OrderDeps = Pick<Infra, 'config' | 'clock' | 'ids' | 'db' | 'writes' | 'chain'> & { readonly markets: MarketLookup };
+export type OrderDeps = Pick<Infra, 'config' | 'clock' | 'ids' | 'db' | 'writes' | 'chain'> & {
+  readonly markets: MarketLookup;
+  /** A mirrored market's upstream state (the mirror service); undefined for a local market. Stale refuses marketable orders, closed every new order. */
+  readonly mirrorOf?: (conditionId: string) => MirrorStatus | undefined;
+};

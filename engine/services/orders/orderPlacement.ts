@@ -9,6 +9,7 @@ import type { OrderWrite } from '../../store/orderWrites.js';
 import type { OrderDeps } from './orderDeps.js';
 import { buyReservationFor, remainingOf, rowOf, type LiveOrder, type OrderIdentity, type TradableMarket } from './liveOrder.js';
 import { accepted, rejected, type PlacementResult } from './placementResult.js';
+import { publicOrder } from './publicOrder.js';
 import { isRejection, signingDigestOf, validateOrder, type ValidationDeps } from './validateOrder.js';
 import { feeRateRejection, takerFeeBound } from '../fees/takerFee.js';
 import { canonicalTokenId, expiryDeadline } from './tradingState.js';
@@ -50,18 +51,30 @@ export class OrderPlacement {
     const deps = this.validationDeps();
     const digest = signingDigestOf(body, deps);
     if (digest !== undefined) deps.signatureCheck = { digest, recovered: await this.verifier.recover(digest, body.order.signature, body.order.signer) };
-    const { result, ops, keys } = this.placeNow(identity, body, deps);
-    if (ops.length === 0) return result;
-    const captured = this.s.events?.capture(ops);
-    try {
-      await this.s.writer.submit(ops);
-      if (captured !== undefined) this.s.events?.committed(captured);
-      return result;
-    } catch (e) {
-      // Not stored, so not a duplicate of anything.
-      this.s.forgetKeys(keys);
-      return rejected('EXECUTION_ERROR', `could not run the execution: the database refused the write (${(e as Error).message}).`);
+    // On a mirrored market the order meets the book as it stands `latencyMs` after its arrival (decisions §10).
+    const latency = this.ctx.config.latencyMs ?? 0;
+    if (latency > 0 && this.s.books.get(this.ctx.markets.byToken(canonicalTokenId(body.order?.tokenId))?.market.conditionId ?? '')?.public) {
+      return this.s.latency.run(this.ctx.clock.nowMs() + latency, () => this.placeAndCommit(identity, body, deps, opts.inBatch === true));
     }
+    return this.placeAndCommit(identity, body, deps, opts.inBatch === true);
+  }
+
+  private async placeAndCommit(identity: OrderIdentity, body: PostOrderBody, deps: ValidationDeps, inBatch: boolean): Promise<PlacementResult> {
+    const { result, ops, keys, refusal } = this.placeNow(identity, body, deps);
+    if (ops.length > 0) {
+      const captured = this.s.events?.capture(ops);
+      try {
+        await this.s.track(this.s.writer.submit(ops));
+        if (captured !== undefined) this.s.events?.committed(captured);
+      } catch (e) {
+        // Not stored, so not a duplicate of anything.
+        this.s.forgetKeys(keys);
+        return rejected('EXECUTION_ERROR', `could not run the execution: the database refused the write (${(e as Error).message}).`);
+      }
+    }
+    // A batch answers per entry; a single order gets the request-level 409.
+    if (refusal !== undefined && !inBatch) throw refusal;
+    return result;
   }
 
   private validationDeps(): ValidationDeps {
@@ -116,7 +129,7 @@ export class OrderPlacement {
   }
 
   /** The synchronous part of a placement: returns the result and the writes that make it durable. */
-  private placeNow(identity: OrderIdentity, body: PostOrderBody, deps: ValidationDeps): { result: PlacementResult; ops: OrderWrite[]; keys: string[] } {
+  private placeNow(identity: OrderIdentity, body: PostOrderBody, deps: ValidationDeps): { result: PlacementResult; ops: OrderWrite[]; keys: string[]; refusal?: ApiError } {
     const ops: OrderWrite[] = this.cancels.expireDueNow();
     const now = this.ctx.clock.nowMs();
     deps.nowMs = now;
@@ -125,6 +138,19 @@ export class OrderPlacement {
     const feeRate = v.market.feeRateBps ?? 0;
     const feeProblem = feeRateRejection(v.feeRateBps, feeRate, v.tokenId);
     if (feeProblem) return { result: rejected(feeProblem.code, feeProblem.message), ops, keys: [] };
+
+    const mirror = this.ctx.mirrorOf?.(v.market.conditionId);
+    if (mirror?.upstreamState === 'closed') {
+      return { result: rejected('INVALID_ORDER_ERROR', `order is invalid. Market ${v.market.conditionId} is closed upstream (${mirror.source}) and takes no new orders; it resolves when the public market does.`), ops, keys: [] };
+    }
+    if (mirror?.upstreamState === 'stale') {
+      const t = toBookTerms(v.outcomeIndex, v.side, Number(v.price));
+      if (this.s.bookOf(v.market.conditionId).book.fillable(t.side, t.price, Number(v.size)) > 0) {
+        const age = mirror.lastEventAgeMs === null ? 'never heard from' : `silent for ${Math.floor(mirror.lastEventAgeMs / 1000)} s`;
+        const message = `market ${v.market.conditionId} is stale: its public upstream (${mirror.source}) has been ${age}, so its public depth may be out of date and this order, which would trade now, is refused. Retry once mirror.upstreamState is "live" again (GET /markets/${v.market.conditionId}); an order priced not to trade may still rest.`;
+        return { result: rejected('INVALID_ORDER_ERROR', message), ops, keys: [], refusal: new ApiError('market_stale', message, { details: { conditionId: v.market.conditionId, lastEventAgeMs: mirror.lastEventAgeMs } }) };
+      }
+    }
 
     const digestKey = 'd:' + v.digest;
     const saltKey = 's:' + v.maker + ':' + v.salt;
@@ -212,7 +238,12 @@ export class OrderPlacement {
     const tradeOps: OrderWrite[] = [];
     const txHash = outcome.fills.length === 0 ? '' : '0x' + createHash('sha256').update('settlement:' + order.id).digest('hex');
     for (const fill of outcome.fills) {
-      const maker = state.orders.get(fill.makerHandle);
+      let maker = state.orders.get(fill.makerHandle);
+      if (!maker && state.public?.owns(fill.makerHandle)) {
+        // Public depth of a mirrored market: remembered as consumed, settled against the public-market account.
+        state.public.takerFilled(fill.makerHandle, fill.size, fill.makerRemaining);
+        maker = publicOrder(v.market, terms.side === 'bid' ? 'ask' : 'bid', fill.price, now);
+      }
       if (!maker) throw new Error(`book returned a fill against unknown order handle ${fill.makerHandle}`);
       tradeOps.push(...this.settlement.settle(order, maker, fill.price, BigInt(fill.size), fill.makerRemaining === 0, txHash, now));
       if (fill.makerRemaining === 0) state.orders.delete(fill.makerHandle);

@@ -1,4 +1,5 @@
-import { toBookTerms } from '../../book/types.js';
+import { toBookTerms, type BookSide } from '../../book/types.js';
+import type { PublicBookEvent } from '../mirror/mirrorTypes.js';
 import { COLLATERAL } from '../../store/balanceRepo.js';
 import type { OrderRow } from '../../store/orderRepo.js';
 import { OrderWriter } from '../../store/orderWriter.js';
@@ -12,6 +13,7 @@ import { OrderPlacement } from './orderPlacement.js';
 import { OrderQueries } from './orderQueries.js';
 import { OrderSettlement } from './orderSettlement.js';
 import { PaperAccount } from './paperAccount.js';
+import { PublicFeed } from './publicFeed.js';
 import { expiryDeadline, TradingState } from './tradingState.js';
 
 export type { PlacementResult } from './placementResult.js';
@@ -22,6 +24,7 @@ export { MAX_BATCH_ORDERS } from './orderPlacement.js';
 export type { CancelResult } from './orderCancels.js';
 export { MAX_LOOKUP_ENTRIES, PAGE_LIMIT, type BalanceAllowance, type LookupEntry } from './orderQueries.js';
 export type { RedeemResult } from './paperAccount.js';
+export { PUBLIC_MARKET_ACCOUNT, PUBLIC_MARKET_NAME, isPublicMarket } from './publicDepth.js';
 
 /**
  * The trading core, one object over its parts: placement and matching (orderPlacement.ts), settlement
@@ -37,6 +40,7 @@ export class OrderService {
   private readonly cancels: OrderCancels;
   private readonly queries: OrderQueries;
   private readonly paper: PaperAccount;
+  private readonly publicFeed: PublicFeed;
 
   constructor(
     private readonly ctx: OrderDeps,
@@ -50,7 +54,9 @@ export class OrderService {
       return committed;
     });
     this.cancels = new OrderCancels(ctx, this.s);
-    this.placement = new OrderPlacement(ctx, this.s, new OrderSettlement(ctx, this.s), this.cancels, this.verifier);
+    const settlement = new OrderSettlement(ctx, this.s);
+    this.placement = new OrderPlacement(ctx, this.s, settlement, this.cancels, this.verifier);
+    this.publicFeed = new PublicFeed(ctx, this.s, settlement);
     this.queries = new OrderQueries(ctx, this.s);
     this.paper = new PaperAccount(ctx, this.s, this.cancels);
   }
@@ -121,6 +127,27 @@ export class OrderService {
   }
   placeBatch(...a: Parameters<OrderPlacement['placeBatch']>): ReturnType<OrderPlacement['placeBatch']> {
     return this.placement.placeBatch(...a);
+  }
+
+  // ── a mirrored market's public layer (publicFeed.ts, decisions §10) ─────────────────────────────
+
+  /**
+   * Applies decoded upstream events of a mirrored market in order: public depth into the book's public
+   * layer, prints walked against local resting orders (their fills settle as one write group), the book
+   * change streamed like any other. Public depth alone is never stored.
+   */
+  applyPublic(conditionId: string, events: readonly PublicBookEvent[]): Promise<{ fills: number }> {
+    return this.publicFeed.apply(conditionId, events);
+  }
+
+  /** Removes a mirrored market's public layer from its book (stale or closed upstream, stop following). */
+  dropPublic(conditionId: string): void {
+    this.publicFeed.drop(conditionId);
+  }
+
+  /** A market's public layer: U, c and the public size on the book at one level (zeros when none). */
+  publicLevel(conditionId: string, side: BookSide, price: number): { upstream: number; consumed: number; onBook: number } {
+    return this.s.books.get(conditionId)?.public?.level(side, price) ?? { upstream: 0, consumed: 0, onBook: 0 };
   }
 
   // ── cancels and expiry (orderCancels.ts) ────────────────────────────────────────────────────────

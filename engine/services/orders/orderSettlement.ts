@@ -4,6 +4,7 @@ import type { OrderWrite } from '../../store/orderWrites.js';
 import type { TradeRow } from '../../store/tradeRepo.js';
 import type { OrderDeps } from './orderDeps.js';
 import { buyReservationFor, remainingOf, reservedAssetOf, type LiveOrder } from './liveOrder.js';
+import { isPublicMarket } from './publicDepth.js';
 import { settleFill } from './settleFill.js';
 import { feeLedgerEntries, takerFee } from '../fees/takerFee.js';
 import type { TradingState } from './tradingState.js';
@@ -30,12 +31,16 @@ export class OrderSettlement {
       COLLATERAL,
     );
     const tradeId = this.s.ids.next(now);
-    const fee = takerFee(this.ctx.markets.byCondition(taker.conditionId)?.feeRateBps ?? 0, takerPrice, size);
-    const entries: LedgerEntry[] = feeLedgerEntries(taker.maker, fee, {
+    // The public-market side of a mirrored market's fill is unlimited: no balance, no fee, no ledger, no order to update (decisions §10).
+    const publicTaker = isPublicMarket(taker.maker);
+    const publicMaker = isPublicMarket(maker.maker);
+    const fee = publicTaker ? 0n : takerFee(this.ctx.markets.byCondition(taker.conditionId)?.feeRateBps ?? 0, takerPrice, size);
+    const entries: LedgerEntry[] = publicTaker ? [] : feeLedgerEntries(taker.maker, fee, {
       time: now, conditionId: taker.conditionId, outcomeIndex: taker.outcomeIndex, side: taker.side, price: takerPrice, tradeId, orderId: taker.id, transactionHash: txHash,
     });
     for (const e of entries) this.s.sheet.add(e.address, e.asset, e.delta);
     for (const m of s.moves) {
+      if (isPublicMarket(m.address)) continue;
       this.s.sheet.add(m.address, m.asset, m.delta);
       const party = m.role === 'taker' ? taker : maker;
       entries.push({
@@ -54,10 +59,12 @@ export class OrderSettlement {
         transactionHash: txHash,
       });
     }
-    this.consume(taker, size, s.takerCollateral + fee);
-    this.consume(maker, size, s.makerCollateral);
+    if (!publicTaker) this.consume(taker, size, s.takerCollateral + fee);
+    if (!publicMaker) this.consume(maker, size, s.makerCollateral);
     maker.updatedAt = now;
-    if (makerGone) {
+    if (publicMaker) {
+      // A public entry: the public layer keeps its size (publicDepth.ts).
+    } else if (makerGone) {
       maker.status = 'filled';
       if (maker.reserved !== 0n) {
         this.s.sheet.reserve(maker.maker, reservedAssetOf(maker, COLLATERAL), -maker.reserved);
@@ -95,10 +102,8 @@ export class OrderSettlement {
       transactionHash: txHash,
     };
     this.s.rememberLastTrade(trade);
-    const writes: OrderWrite[] = [
-      { kind: 'trade', row: trade },
-      { kind: 'fill', id: maker.id, sizeMatched: maker.sizeMatched, status: maker.status, reserved: maker.reserved, at: now },
-    ];
+    const writes: OrderWrite[] = [{ kind: 'trade', row: trade }];
+    if (!publicMaker) writes.push({ kind: 'fill', id: maker.id, sizeMatched: maker.sizeMatched, status: maker.status, reserved: maker.reserved, at: now });
     for (const entry of entries) writes.push({ kind: 'ledger', entry });
     return writes;
   }

@@ -12,15 +12,19 @@ import { TradeRepo, type TradeRow } from '../../store/tradeRepo.js';
 import type { OrderDeps } from './orderDeps.js';
 import { BalanceSheet } from './balanceSheet.js';
 import { ExpiryTimer } from './expiryTimer.js';
+import { LatencyGate } from './latencyGate.js';
 import type { LiveOrder } from './liveOrder.js';
 import { LiveOrders, MAX_OPEN_ORDERS } from './liveOrders.js';
 import type { OrderEvents } from './orderEvents.js';
+import type { PublicDepth } from './publicDepth.js';
 import { GTD_BUFFER_SECONDS } from './validateOrder.js';
 
 /** A market's book and its resting orders by book handle (an order is in `orders` exactly while it rests on `book`). */
 export interface MarketBookState {
   readonly book: MarketBook;
   readonly orders: Map<OrderHandle, LiveOrder>;
+  /** A mirrored market's public layer (decisions §10): book entries that are no stored order. */
+  public?: PublicDepth;
 }
 
 /**
@@ -47,9 +51,14 @@ export class TradingState {
   /** Order and trade ids; drawn from the run's seed in fast and stepped runs (decisions §11). */
   readonly ids: UlidFactory;
   readonly expiry: ExpiryTimer;
+  /** Holds orders on mirrored markets for the fill latency (config.latencyMs). */
+  readonly latency: LatencyGate;
   private readonly wallets = new Map<string, string>();
   /** The streams service's hooks (services/streams): told of every change, then of its commit. */
   events: OrderEvents | undefined;
+  /** Groups submitted to the writer and not yet committed (see `track`). */
+  private inFlight = 0;
+  private lastSubmitted: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly ctx: OrderDeps,
@@ -63,6 +72,7 @@ export class TradingState {
     this.ids = new UlidFactory(ctx.ids?.random80);
     this.live = new LiveOrders(ctx.config.maxOpenOrders ?? MAX_OPEN_ORDERS);
     this.expiry = new ExpiryTimer(ctx.clock, onExpiryDue);
+    this.latency = new LatencyGate(ctx.clock);
   }
 
   /** The duplicate index (see dupKeys), built from the orders table on first use. */
@@ -143,8 +153,29 @@ export class TradingState {
   async commit(ops: OrderWrite[]): Promise<void> {
     if (ops.length === 0) return;
     const captured = this.events?.capture(ops);
-    await this.writer.submit(ops);
+    await this.track(this.writer.submit(ops));
     if (captured !== undefined) this.events?.committed(captured);
+  }
+
+  /**
+   * Marks a group as being committed, so a change with nothing to store (the public layer) is told
+   * after it: listeners hear changes in the order they happened.
+   */
+  track(submitted: Promise<void>): Promise<void> {
+    this.inFlight++;
+    const done = submitted.finally(() => this.inFlight--);
+    this.lastSubmitted = done.catch(() => undefined);
+    return done;
+  }
+
+  /** A book change with nothing to store (the public layer of a mirrored market): told at once, or after the groups being committed. */
+  publishUncommitted(conditionId: string): void {
+    if (!this.events) return;
+    this.events.touched(conditionId);
+    const captured = this.events.capture([]);
+    if (captured === undefined) return;
+    if (this.inFlight === 0) this.events.committed(captured);
+    else void this.lastSubmitted.then(() => this.events?.committed(captured));
   }
 }
 

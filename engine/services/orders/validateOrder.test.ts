@@ -64,6 +64,13 @@ describe('validateOrder', () => {
     assert.equal(v.maker, IDENTITY.address);
   });
 
+  it('refuses an order on a closed market (a mirror closed upstream or stopped) and says it takes no new orders', () => {
+    const v = validateOrder(IDENTITY, VECTOR_BODY, deps({ byToken: () => ({ market: { ...market, closed: true }, outcomeIndex: 0 }) }));
+    assert.ok(isRejection(v));
+    assert.equal(v.code, 'INVALID_ORDER_ERROR');
+    assert.match(v.message, /is closed and takes no new orders/);
+  });
+
   it('names the neg-risk domain when a neg-risk market gets a plain-exchange signature', () => {
     const v = validateOrder(IDENTITY, VECTOR_BODY, deps({ byToken: () => ({ market: { ...market, negRisk: true }, outcomeIndex: 0 }) }));
     assert.ok(isRejection(v));

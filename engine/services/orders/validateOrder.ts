@@ -149,6 +149,10 @@ export function validateOrder(identity: OrderIdentity, body: PostOrderBody, deps
   if (market.winner !== null) {
     return rejection('INVALID_ORDER_ERROR', `order is invalid. Market ${market.conditionId} is resolved (outcome ${market.winner} won) and no longer trades; redeem with POST /redeem.`);
   }
+  if (market.closed === true) {
+    // A mirrored market whose public market closed, or whose mirror the operator stopped (decisions §10).
+    return rejection('INVALID_ORDER_ERROR', `order is invalid. Market ${market.conditionId} is closed and takes no new orders; it pays out once it resolves (POST /redeem then).`);
+  }
 
   const makerText = canonicalUint(o.makerAmount);
   const takerText = canonicalUint(o.takerAmount);

@@ -190,6 +190,10 @@ export class SimulationService {
   /** Starts (or restarts) a market's participants; the preset defaults to the demo preset or the calm default. */
   async enableMarket(conditionId: string, preset?: MarketPreset): Promise<MarketSimInfo> {
     const market = this.requireMarket(conditionId);
+    if (market.mirrorSource !== null) {
+      // A mirrored market's counterparties are the public depth; invented traders would fake its prices.
+      throw new ApiError('invalid_field', `Market ${market.conditionId} mirrors a public market (${market.mirrorSource}); simulated participants trade local markets only.`, { details: { field: 'conditionId' } });
+    }
     const existing = this.markets.get(market.conditionId);
     if (existing && !preset) {
       if (existing.enabled) return this.info(existing);

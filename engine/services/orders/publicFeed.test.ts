@@ -1,0 +1,397 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import type { PrivateKeyAccount } from 'viem/accounts';
+import type { BookSide } from '../../book/types.js';
+import { ApiError } from '../../protocol/errors.js';
+import { COLLATERAL } from '../../store/balanceRepo.js';
+import { accounts, identityOf, makeHarness, makeMarket, signedBody, T0, units, type Harness, type TestMarket } from '../../testkit/orderKit.js';
+import { SteppedClock } from '../clock.js';
+import type { MirrorStatus, PublicBookEvent } from '../mirror/mirrorTypes.js';
+import { PUBLIC_MARKET_ACCOUNT, PUBLIC_MARKET_NAME } from './publicDepth.js';
+
+const [alice, bob] = accounts as [PrivateKeyAccount, PrivateKeyAccount];
+const A = identityOf(alice);
+const B = identityOf(bob);
+
+/** Book micro-units from cents and shares. */
+const c = (cents: number): number => Math.round(cents * 10_000);
+const sh = (shares: number): number => Math.round(shares * 1_000_000);
+const snap = (bids: Array<[number, number]>, asks: Array<[number, number]>): PublicBookEvent => ({
+  kind: 'snapshot',
+  bids: bids.map(([p, s]) => ({ price: c(p), size: sh(s) })),
+  asks: asks.map(([p, s]) => ({ price: c(p), size: sh(s) })),
+});
+const lvl = (side: BookSide, cents: number, shares: number): PublicBookEvent => ({ kind: 'level', side, price: c(cents), size: sh(shares) });
+const print = (aggressor: BookSide, cents: number, shares: number): PublicBookEvent => ({ kind: 'print', aggressor, price: c(cents), size: sh(shares) });
+
+/** A book side as [cents, shares] pairs, best first. */
+function levelsOf(h: Harness, m: TestMarket, side: BookSide): Array<[number, number]> {
+  return (h.orders.book(m.conditionId)?.levels(side) ?? []).map((l) => [l.price / 10_000, l.size / 1_000_000]);
+}
+
+interface OrderSpec {
+  who?: PrivateKeyAccount;
+  outcome?: 0 | 1;
+  side?: 'BUY' | 'SELL';
+  cents: number;
+  shares: number;
+  type?: 'GTC' | 'FAK' | 'FOK';
+}
+
+async function place(h: Harness, m: TestMarket, o: OrderSpec) {
+  const who = o.who ?? alice;
+  return h.orders.place(identityOf(who), await signedBody(who, { market: m, outcome: o.outcome ?? 0, side: o.side ?? 'BUY', price: BigInt(c(o.cents)), size: units(o.shares), orderType: o.type ?? 'GTC' }));
+}
+
+/** Shares an order has filled. */
+function filledShares(h: Harness, id: string): number {
+  return Number(h.orders.get(id).sizeMatched);
+}
+
+function aheadOf(h: Harness, who: { address: string }, id: string): number | null {
+  try {
+    return Number(h.orders.queuePosition(who, id).ahead); // shares
+  } catch {
+    return null;
+  }
+}
+
+function rowCounts(h: Harness): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const t of ['orders', 'trades', 'balances', 'balance_ledger']) out[t] = (h.db.prepare(`SELECT COUNT(*) AS n FROM ${t}`).get() as { n: number }).n;
+  return out;
+}
+
+describe('the public layer of a mirrored market', () => {
+  let h: Harness;
+  let m: TestMarket;
+  let n = 0;
+
+  before(async () => {
+    h = await makeHarness();
+  });
+  after(() => h.cleanup());
+
+  beforeEach(async () => {
+    m = h.markets.add(makeMarket(++n));
+    for (const who of [A, B]) {
+      await h.orders.cancelAll(who);
+      await h.orders.creditCollateral(who.address, units(1000), 'test');
+    }
+  });
+
+  describe('taking: a marketable order walks the public depth', () => {
+    const cases: Array<{ name: string; book: PublicBookEvent; order: OrderSpec; filled: number; paid: number; asks: Array<[number, number]>; bids: Array<[number, number]> }> = [
+      {
+        name: 'a BUY walks the public asks level by level and stops where the depth ends (no invented liquidity)',
+        book: snap([[40, 10]], [[50, 10], [51, 5]]),
+        order: { cents: 55, shares: 20, type: 'FAK' },
+        filled: 15,
+        paid: 10 * 0.5 + 5 * 0.51,
+        asks: [],
+        bids: [[40, 10]],
+      },
+      {
+        name: 'a FOK larger than the public depth is killed and the depth stays',
+        book: snap([], [[50, 10], [51, 5]]),
+        order: { cents: 55, shares: 16, type: 'FOK' },
+        filled: 0,
+        paid: 0,
+        asks: [[50, 10], [51, 5]],
+        bids: [],
+      },
+      {
+        name: 'a FOK the public depth covers fills whole at the public prices',
+        book: snap([], [[50, 10], [51, 5]]),
+        order: { cents: 55, shares: 12, type: 'FOK' },
+        filled: 12,
+        paid: 10 * 0.5 + 2 * 0.51,
+        asks: [[51, 3]],
+        bids: [],
+      },
+      {
+        name: 'a BUY of outcome 1 walks the public bids (a mint with the public market at the complement price)',
+        book: snap([[55, 10], [54, 10]], [[60, 10]]),
+        order: { outcome: 1, cents: 45, shares: 15, type: 'FAK' },
+        filled: 10,
+        paid: 10 * 0.45,
+        asks: [[60, 10]],
+        bids: [[54, 10]],
+      },
+      {
+        name: 'an order priced short of the public depth takes nothing and rests beside it',
+        book: snap([[40, 10]], [[50, 10]]),
+        order: { cents: 45, shares: 5 },
+        filled: 0,
+        paid: 0,
+        asks: [[50, 10]],
+        bids: [[45, 5], [40, 10]],
+      },
+    ];
+    for (const k of cases) {
+      it(k.name, async () => {
+        await h.orders.applyPublic(m.conditionId, [k.book]);
+        const before = h.orders.balanceOf(A.address, COLLATERAL).balance;
+        const r = await place(h, m, k.order);
+        if (k.filled === 0 && k.order.type === 'FOK') assert.equal(r.error_code, 'FOK_ORDER_NOT_FILLED_ERROR');
+        else assert.equal(r.success, true, r.error_msg);
+        assert.equal(r.success ? filledShares(h, r.order_id!) : 0, k.filled);
+        assert.equal(before - h.orders.balanceOf(A.address, COLLATERAL).balance, units(k.paid.toFixed(6)));
+        assert.equal(h.orders.balanceOf(A.address, m.tokenIds[k.order.outcome ?? 0]).balance, units(k.filled));
+        assert.deepEqual(levelsOf(h, m, 'ask'), k.asks);
+        assert.deepEqual(levelsOf(h, m, 'bid'), k.bids);
+      });
+    }
+
+    it('names the public-market account as the maker of fills against public depth', async () => {
+      await h.orders.applyPublic(m.conditionId, [snap([], [[50, 10]])]);
+      await place(h, m, { cents: 50, shares: 6, type: 'FAK' });
+      const t = h.orders.listTrades(A, {}).data.find((x) => x.market === m.conditionId)!;
+      assert.equal(t.maker_orders[0]!.maker_address.toLowerCase(), PUBLIC_MARKET_ACCOUNT);
+      assert.equal(t.maker_orders[0]!.order_id, PUBLIC_MARKET_NAME);
+      assert.equal(t.price, '0.5');
+    });
+
+    it('fills local orders and public size at one price in time order', async () => {
+      await h.orders.applyPublic(m.conditionId, [snap([], [[50, 10]])]);
+      // Bob's BUY of No at 0.50 is an ask at 0.50 in the book's terms: it queues behind the public 10.
+      const bobs = await place(h, m, { who: bob, outcome: 1, cents: 50, shares: 5 });
+      await place(h, m, { cents: 50, shares: 12, type: 'FAK' });
+      assert.equal(filledShares(h, bobs.order_id!), 2);
+      assert.deepEqual(levelsOf(h, m, 'ask'), [[50, 3]]);
+    });
+  });
+
+  describe('consumption: depth taken locally is subtracted from later upstream sizes', () => {
+    const steps: Array<{ name: string; events: PublicBookEvent[]; want: [number, number, number] }> = [
+      { name: 'an upstream size that did not change keeps the consumed part off the book', events: [lvl('ask', 50, 10)], want: [10, 6, 4] },
+      { name: 'upstream growth adds on top of what is still consumed', events: [lvl('ask', 50, 12)], want: [12, 6, 6] },
+      { name: 'an upstream drop absorbs the consumption first', events: [lvl('ask', 50, 9)], want: [9, 3, 6] },
+      { name: 'once upstream drops below what was left, nothing is consumed any more', events: [lvl('ask', 50, 5)], want: [5, 0, 5] },
+      { name: 'a removed level forgets, and a new one starts fresh', events: [lvl('ask', 50, 0), lvl('ask', 50, 7)], want: [7, 0, 7] },
+    ];
+    it('takes 6 of 10, then follows the upstream sizes step by step: [U, c, public size on the book]', async () => {
+      await h.orders.applyPublic(m.conditionId, [snap([], [[50, 10]])]);
+      await place(h, m, { cents: 50, shares: 6, type: 'FAK' });
+      const state = () => {
+        const l = h.orders.publicLevel(m.conditionId, 'ask', c(50));
+        return [l.upstream / 1e6, l.consumed / 1e6, l.onBook / 1e6];
+      };
+      assert.deepEqual(state(), [10, 6, 4]);
+      for (const s of steps) {
+        await h.orders.applyPublic(m.conditionId, s.events);
+        assert.deepEqual(state(), s.want, s.name);
+      }
+    });
+
+    it('a snapshot without the level forgets its consumption', async () => {
+      await h.orders.applyPublic(m.conditionId, [snap([], [[50, 10]])]);
+      await place(h, m, { cents: 50, shares: 6, type: 'FAK' });
+      await h.orders.applyPublic(m.conditionId, [snap([], [[51, 3]]), snap([], [[50, 10]])]);
+      assert.deepEqual(levelsOf(h, m, 'ask'), [[50, 10]]);
+    });
+
+    it('a tick change drops the public layer and its consumption until the next snapshot', async () => {
+      await h.orders.applyPublic(m.conditionId, [snap([[40, 5]], [[50, 10]])]);
+      await place(h, m, { cents: 50, shares: 6, type: 'FAK' });
+      await h.orders.applyPublic(m.conditionId, [{ kind: 'tick', tickSize: 1_000 }, lvl('ask', 50, 10)]);
+      assert.deepEqual(levelsOf(h, m, 'ask'), [], 'level updates wait for a snapshot');
+      assert.deepEqual(levelsOf(h, m, 'bid'), []);
+      await h.orders.applyPublic(m.conditionId, [snap([], [[50, 10]])]);
+      assert.deepEqual(levelsOf(h, m, 'ask'), [[50, 10]]);
+    });
+  });
+
+  describe('resting: a local order queues behind the public size and fills only from prints', () => {
+    const cases: Array<{ name: string; book: PublicBookEvent; order: OrderSpec; then: PublicBookEvent[]; filled: number; ahead: number | null }> = [
+      { name: 'it joins the queue behind the public size at its price', book: snap([[50, 10]], []), order: { cents: 50, shares: 5 }, then: [], filled: 0, ahead: 10 },
+      { name: 'a print at its price within the queue ahead moves it up without filling it', book: snap([[50, 10]], []), order: { cents: 50, shares: 5 }, then: [print('ask', 50, 6)], filled: 0, ahead: 4 },
+      { name: 'only the part of a print beyond the queue ahead fills it', book: snap([[50, 10]], []), order: { cents: 50, shares: 5 }, then: [print('ask', 50, 13)], filled: 3, ahead: 0 },
+      { name: 'prints add up: each moves it up, the one past the queue fills it', book: snap([[50, 10]], []), order: { cents: 50, shares: 5 }, then: [print('ask', 50, 6), print('ask', 50, 6)], filled: 2, ahead: 0 },
+      { name: 'a print through its price fills it up to the print size', book: snap([[40, 10]], []), order: { cents: 50, shares: 5 }, then: [print('ask', 49, 3)], filled: 3, ahead: 0 },
+      { name: 'a print through its price walks the public size ahead first', book: snap([[52, 4], [50, 10]], []), order: { cents: 50, shares: 5 }, then: [print('ask', 45, 16)], filled: 2, ahead: 0 },
+      { name: 'depth that vanishes without a print never fills it', book: snap([[50, 10]], []), order: { cents: 50, shares: 5 }, then: [lvl('bid', 50, 0), snap([[49, 10]], [])], filled: 0, ahead: 0 },
+      { name: 'a public cancel shortens the queue ahead to the public size now', book: snap([[50, 10]], []), order: { cents: 50, shares: 5 }, then: [lvl('bid', 50, 4)], filled: 0, ahead: 4 },
+      { name: 'public size added later queues behind it', book: snap([[50, 10]], []), order: { cents: 50, shares: 5 }, then: [lvl('bid', 50, 4), lvl('bid', 50, 20)], filled: 0, ahead: 4 },
+      { name: 'a print of buyers (the other side) never fills a resting BUY', book: snap([[50, 10]], [[60, 10]]), order: { cents: 50, shares: 5 }, then: [print('bid', 60, 100)], filled: 0, ahead: 10 },
+      { name: 'a print above its price does not reach it', book: snap([[50, 10]], []), order: { cents: 50, shares: 5 }, then: [print('ask', 51, 100)], filled: 0, ahead: 10 },
+      { name: 'a resting BUY of outcome 1 fills from prints of public buyers of outcome 0', book: snap([], [[60, 10]]), order: { outcome: 1, cents: 40, shares: 5 }, then: [print('bid', 60, 12)], filled: 2, ahead: 0 },
+    ];
+    for (const k of cases) {
+      it(k.name, async () => {
+        await h.orders.applyPublic(m.conditionId, [k.book]);
+        const r = await place(h, m, k.order);
+        assert.equal(r.status, 'live', r.error_msg);
+        const result = await h.orders.applyPublic(m.conditionId, k.then);
+        assert.equal(filledShares(h, r.order_id!), k.filled, 'filled');
+        assert.equal(result.fills > 0, k.filled > 0, 'applyPublic counts the local fills');
+        assert.equal(aheadOf(h, A, r.order_id!), k.ahead, 'queue ahead');
+      });
+    }
+
+    it('a print fills the local order at its own price with the public market as taker, in one stored trade', async () => {
+      await h.orders.applyPublic(m.conditionId, [snap([[40, 10]], [])]);
+      const r = await place(h, m, { cents: 50, shares: 5 });
+      const before = h.orders.balanceOf(A.address, COLLATERAL).balance;
+      await h.orders.applyPublic(m.conditionId, [print('ask', 45, 3)]);
+      const t = h.orders.listTrades(A, {}).data.find((x) => x.market === m.conditionId)!;
+      assert.equal(t.trader_side, 'MAKER');
+      assert.equal(t.maker_orders[0]!.order_id, r.order_id);
+      assert.equal(t.maker_orders[0]!.price, '0.5');
+      assert.equal(before - h.orders.balanceOf(A.address, COLLATERAL).balance, units(1.5));
+      assert.equal(h.orders.balanceOf(A.address, m.tokenIds[0]).balance, units(3));
+    });
+
+    it('print-then-update and update-then-print give the same book', async () => {
+      const m2 = h.markets.add(makeMarket(++n));
+      const books: Array<[Array<[number, number]>, Array<[number, number]>]> = [];
+      for (const [market, order] of [
+        [m, [print('bid', 51, 30), lvl('ask', 50, 0), lvl('ask', 51, 10)]],
+        [m2, [lvl('ask', 50, 0), lvl('ask', 51, 10), print('bid', 51, 30)]],
+      ] as const) {
+        await h.orders.applyPublic(market.conditionId, [snap([[40, 10]], [[50, 20], [51, 20], [52, 5]])]);
+        // Bob's resting ask (a BUY of No at 0.48) at 0.52 is beyond the print: it must not move.
+        await place(h, market, { who: bob, outcome: 1, cents: 48, shares: 5 });
+        await h.orders.applyPublic(market.conditionId, [...order]);
+        books.push([levelsOf(h, market, 'bid'), levelsOf(h, market, 'ask')]);
+      }
+      assert.deepEqual(books[0], books[1]);
+      assert.deepEqual(books[0]![1], [[51, 10], [52, 10]]);
+    });
+  });
+
+  describe('the public-market account', () => {
+    it('moves only local balances, by exactly the trade amounts; public depth and the public side are never stored', async () => {
+      const rows0 = rowCounts(h);
+      await h.orders.applyPublic(m.conditionId, [snap([[40, 10], [39, 10]], [[50, 10], [51, 10]]), lvl('ask', 52, 5), print('bid', 52, 3)]);
+      assert.deepEqual(rowCounts(h), rows0, 'a change of public depth alone writes nothing');
+
+      const a0 = h.orders.balanceOf(A.address, COLLATERAL).balance;
+      const b0 = h.orders.balanceOf(B.address, COLLATERAL).balance;
+      await place(h, m, { cents: 51, shares: 15, type: 'FAK' }); // Alice takes 10 @ 0.50 + 5 @ 0.51 from the public market
+      const rest = await place(h, m, { who: bob, cents: 45, shares: 8 }); // Bob rests a BUY at 0.45
+      await h.orders.applyPublic(m.conditionId, [print('ask', 44, 6)]); // a public seller hits Bob for 6
+      assert.equal(filledShares(h, rest.order_id!), 6);
+
+      const spent = a0 - h.orders.balanceOf(A.address, COLLATERAL).balance + (b0 - h.orders.balanceOf(B.address, COLLATERAL).balance);
+      assert.equal(spent, units(10 * 0.5 + 5 * 0.51 + 6 * 0.45), 'the locals paid exactly what their trades say');
+      assert.equal(h.orders.balanceOf(A.address, m.tokenIds[0]).balance + h.orders.balanceOf(B.address, m.tokenIds[0]).balance, units(21));
+      const pm = h.orders.balanceOf(PUBLIC_MARKET_ACCOUNT, COLLATERAL);
+      assert.equal(pm.balance, 0n, 'the public market has no balance to conserve');
+      assert.equal(h.orders.balanceOf(PUBLIC_MARKET_ACCOUNT, m.tokenIds[0]).balance, 0n);
+      await h.orders.cancelAll(B);
+      const ledger = h.db.prepare('SELECT COUNT(*) AS n FROM balance_ledger WHERE address = ?').get(PUBLIC_MARKET_ACCOUNT) as { n: number };
+      assert.equal(ledger.n, 0);
+      const orders = h.db.prepare('SELECT COUNT(*) AS n FROM orders WHERE maker = ? OR owner = ?').get(PUBLIC_MARKET_ACCOUNT, PUBLIC_MARKET_ACCOUNT) as { n: number };
+      assert.equal(orders.n, 0);
+      const trades = h.db.prepare('SELECT COUNT(*) AS n FROM trades WHERE condition_id = ?').get(m.conditionId) as { n: number };
+      assert.equal(trades.n, 3, 'two fills of Alice against public asks and one of Bob from the print');
+    });
+
+    it('public entries are not live orders of anyone and do not count against open-order caps', async () => {
+      await h.orders.applyPublic(m.conditionId, [snap([[40, 10]], [[50, 10]])]);
+      assert.equal(h.orders.listOpen(A, {}).data.length, 0);
+      assert.equal(h.orders.book(m.conditionId)!.orderCount, 2);
+      h.orders.dropPublic(m.conditionId);
+      assert.equal(h.orders.book(m.conditionId)!.orderCount, 0);
+    });
+  });
+});
+
+describe('stale and closed mirrored markets', () => {
+  let h: Harness;
+  let m: TestMarket;
+  let status: MirrorStatus | undefined;
+
+  before(async () => {
+    h = await makeHarness({ mirrorOf: (id) => (id === m.conditionId ? status : undefined) });
+    m = h.markets.add(makeMarket(1));
+    await h.orders.creditCollateral(A.address, units(1000), 'test');
+    await h.orders.applyPublic(m.conditionId, [snap([[40, 10]], [[50, 10]])]);
+  });
+  after(() => h.cleanup());
+
+  const stale: MirrorStatus = { source: 'public', upstreamState: 'stale', lastEventAgeMs: 42_000 };
+  const cases: Array<{ name: string; status: MirrorStatus; order: OrderSpec; expect: 'rests' | 'stale' | 'refused' | 'fills' }> = [
+    { name: 'a marketable order on a stale market is refused 409 market_stale with the age', status: stale, order: { cents: 50, shares: 5, type: 'FAK' }, expect: 'stale' },
+    { name: 'a non-marketable order on a stale market still rests', status: stale, order: { cents: 45, shares: 5 }, expect: 'rests' },
+    { name: 'a closed market takes no new orders, not even resting ones', status: { source: 'public', upstreamState: 'closed', lastEventAgeMs: 1_000 }, order: { cents: 45, shares: 5 }, expect: 'refused' },
+    { name: 'a live market takes marketable orders', status: { source: 'public', upstreamState: 'live', lastEventAgeMs: 100 }, order: { cents: 50, shares: 5, type: 'FAK' }, expect: 'fills' },
+  ];
+  for (const k of cases) {
+    it(k.name, async () => {
+      status = k.status;
+      const body = await signedBody(alice, { market: m, side: 'BUY', price: BigInt(c(k.order.cents)), size: units(k.order.shares), orderType: k.order.type ?? 'GTC' });
+      if (k.expect === 'stale') {
+        const asks = levelsOf(h, m, 'ask');
+        await assert.rejects(h.orders.place(A, body), (e: unknown) => e instanceof ApiError && e.code === 'market_stale' && e.status === 409 && /42 s/.test(e.message));
+        assert.deepEqual(levelsOf(h, m, 'ask'), asks, 'nothing traded');
+        return;
+      }
+      const r = await h.orders.place(A, body);
+      if (k.expect === 'rests') assert.equal(r.status, 'live', r.error_msg);
+      if (k.expect === 'fills') assert.equal(r.status, 'matched', r.error_msg);
+      if (k.expect === 'refused') {
+        assert.equal(r.success, false);
+        assert.match(r.error_msg, /closed upstream/);
+      }
+    });
+  }
+});
+
+describe('fill latency on a mirrored market', () => {
+  /** Places Alice's FAK BUY 10 @ 0.50 at T0 against 10 public shares; `meanwhile` arrives `at` ms later; the gate opens at T0 + latency. */
+  async function run(latencyMs: number, meanwhile: { at: number; events: PublicBookEvent[] }): Promise<{ filled: number; waited: boolean }> {
+    const clock = new SteppedClock(T0);
+    const h = await makeHarness({ clock, config: { latencyMs } });
+    try {
+      const m = h.markets.add(makeMarket(1));
+      await h.orders.creditCollateral(A.address, units(1000), 'test');
+      await h.orders.applyPublic(m.conditionId, [snap([], [[50, 10]])]);
+      let done = false;
+      const placed = place(h, m, { cents: 50, shares: 10, type: 'FAK' }).then((r) => {
+        done = true;
+        return r;
+      });
+      // Until the order reaches the gate (after its signature check) or completes.
+      while (!done && clock.nextAlarm() === undefined) await new Promise((r) => setTimeout(r, 5));
+      const waited = !done;
+      // Exchange time moves in the advance driver's way: events and alarms in time order.
+      const alarmAt = clock.nextAlarm()?.at;
+      if (alarmAt !== undefined && meanwhile.at >= alarmAt - T0) {
+        clock.set(alarmAt);
+        await clock.nextAlarm()!.fire();
+        clock.set(T0 + meanwhile.at);
+        await h.orders.applyPublic(m.conditionId, meanwhile.events);
+      } else {
+        clock.set(T0 + meanwhile.at);
+        await h.orders.applyPublic(m.conditionId, meanwhile.events);
+        if (alarmAt !== undefined) {
+          clock.set(alarmAt);
+          await clock.nextAlarm()!.fire();
+        }
+      }
+      const r = await placed;
+      return { filled: r.success ? filledShares(h, r.order_id!) : 0, waited };
+    } finally {
+      h.cleanup();
+    }
+  }
+
+  const cancelled = { at: 50, events: [lvl('ask', 50, 3)] };
+  const cases: Array<{ name: string; latencyMs: number; meanwhile: { at: number; events: PublicBookEvent[] }; filled: number; waited: boolean }> = [
+    { name: 'with no latency the order meets the book at arrival', latencyMs: 0, meanwhile: cancelled, filled: 10, waited: false },
+    { name: 'with latency the order meets the book as it stands arrival + latency later (a public cancel came first)', latencyMs: 100, meanwhile: cancelled, filled: 3, waited: true },
+    { name: 'a public change after arrival + latency comes too late to matter', latencyMs: 100, meanwhile: { at: 150, events: [lvl('ask', 50, 3)] }, filled: 10, waited: true },
+  ];
+  for (const k of cases) {
+    it(k.name, async () => {
+      assert.deepEqual(await run(k.latencyMs, k.meanwhile), { filled: k.filled, waited: k.waited });
+    });
+  }
+
+  it('refuses a latency outside 0..60000 ms', async () => {
+    await assert.rejects(makeHarness({ config: { latencyMs: -1 } }), /--latency-ms/);
+    await assert.rejects(makeHarness({ config: { latencyMs: 60_001 } }), /--latency-ms/);
+  });
+});
