@@ -16,6 +16,7 @@ import { runClockBench } from './clockBench.js';
 import { runMcpAdvanceBench, runMcpBench } from './mcpBench.js';
 import { runStreamBench } from './streamBench.js';
 import { runMirrorBench } from './mirrorBench.js';
+import { runReplayBench } from './mirrorReplayBench.js';
 import type { ReferenceStage } from './referenceServer.js';
 
 const wanted = new Set(process.argv.slice(2));
@@ -257,6 +258,24 @@ async function main(): Promise<void> {
       row('  engine mirror: upstream send → local stream event', lat(m), `p99 ≤ relay p99 + 10 = ${fmt(r.relay.p99Ms + 10, 2)} ms`, m.p99Ms <= r.relay.p99Ms + 10 && m.delivered > 0);
       if (r.mirrorStartSeconds !== undefined) rows.push(['  engine start until every market live', `${fmt(r.mirrorStartSeconds, 1)} s`, '', '']);
     } else row('  engine mirror', `not measured: ${r.mirrorError ?? 'skipped'}`, 'CPU ≤ 1.5× relay; p99 ≤ relay + 10 ms', false);
+
+    console.error('… replay: a one-hour busy synthetic tape, --replay <tape> --clock fast in its own process');
+    try {
+      const p = await runReplayBench();
+      const t = p.tape;
+      rows.push([
+        `replay tape: one market, ${fmt(t.spanMs / 3_600_000, 2)} h`,
+        `${fmt(t.events)} upstream events (${fmt(t.events / (t.spanMs / 1000), 1)}/s), ${fmt(t.entries)} entries, ${fmt(t.bytes / 1e6, 1)} MB gzip`,
+        '',
+        '',
+      ]);
+      row('  --replay --clock fast, spawn to exit', `${fmt(p.processSpeedup)}× real time (${fmt(p.processWallSeconds, 2)} s)`, '≥ 100×', p.processSpeedup >= 100);
+      if (p.loopSpeedup !== undefined) {
+        rows.push(['  replay loop alone (the engine\'s report)', `${fmt(p.loopSpeedup)}× (${fmt(p.loopWallSeconds!, 2)} s; ${fmt(p.played ?? 0)} entries played, ${fmt(p.problems ?? 0)} problems)`, '', '']);
+      }
+    } catch (e) {
+      row('  --replay --clock fast', `not measured: ${e instanceof Error ? e.message : String(e)}`, '≥ 100×', false);
+    }
   }
 
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length), 6));
