@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_RENDERER_DIST } from './http/routes/rendererRoutes.js';
-import type { Scenario } from './protocol/schemas/scenario.js';
 import { runScenarioFast } from './services/scenarios/fastRun.js';
+import { runReplaysFast } from './services/tapes/fastReplay.js';
 import { readScenarioFile } from './services/scenarios/scenarioFile.js';
 import { createEngine } from './engine.js';
 import { checkListenHost, defaultDataDir, type ChainMode, type EngineConfig } from './config.js';
@@ -16,7 +16,8 @@ const USAGE = `usage: npm run exchange -- [--port <n>] [--data-dir <dir>] [--cha
                             [--order-version 1|2] [--no-sim] [--seed <n>] [--scenario <file.yaml|json>]
                             [--clock real|fast|stepped] [--speed <n>] [--start <unix ms|ISO time>] (--fast = --clock fast)
                             [--mirror <slug|condition id|URL>[,…]] [--latency-ms <n>]
-                            [--upstream-clob <url>] [--upstream-gamma <url>] [--upstream-ws <url>]`;
+                            [--upstream-clob <url>] [--upstream-gamma <url>] [--upstream-ws <url>]
+                            [--record] [--replay <tape>[,…]] (docs/tapes.md)`;
 
 function parseChain(v: string | undefined): ChainMode | undefined {
   if (v === undefined) return undefined;
@@ -49,6 +50,8 @@ async function main(): Promise<void> {
       'upstream-clob': { type: 'string' },
       'upstream-gamma': { type: 'string' },
       'upstream-ws': { type: 'string' },
+      record: { type: 'boolean' },
+      replay: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -108,10 +111,20 @@ async function main(): Promise<void> {
   if (values['upstream-clob'] !== undefined) partial.upstreamClob = values['upstream-clob'];
   if (values['upstream-gamma'] !== undefined) partial.upstreamGamma = values['upstream-gamma'];
   if (values['upstream-ws'] !== undefined) partial.upstreamWs = values['upstream-ws'];
+  if (values.record) partial.record = true;
+  if (values.replay !== undefined) {
+    partial.replays = values.replay.flatMap((v) => v.split(',')).map((v) => v.trim());
+    if (partial.replays.some((r) => r === '')) throw new Error('--replay takes tapes separated by commas (names under <data>/tapes/, shipped examples or paths), without empty entries');
+  }
   const scenario = values.scenario === undefined ? undefined : readScenarioFile(values.scenario);
+  if (partial.clock === 'fast' && !scenario && partial.replays?.length) {
+    // The replays started with the engine; the run ends when the last of them has played.
+    await runFast(partial, values['data-dir'] === undefined, (engine) => runReplaysFast(engine.ctx));
+    return;
+  }
   if (partial.clock === 'fast') {
-    if (!scenario) throw new Error('--clock fast runs a scenario to its end: add --scenario <file>');
-    await runFast(partial, scenario, values['data-dir'] === undefined);
+    if (!scenario) throw new Error('--clock fast runs a scenario or replays to their end: add --scenario <file> or --replay <tape>');
+    await runFast(partial, values['data-dir'] === undefined, (engine) => runScenarioFast(engine.ctx, scenario));
     return;
   }
 
@@ -159,7 +172,7 @@ function parseStart(text: string): number {
  * fresh temporary data directory unless --data-dir is given. The run's report and trade export are
  * kept: a temporary directory's run folder is copied to the default data directory's runs/ first.
  */
-async function runFast(partial: Partial<EngineConfig>, scenario: Scenario, temporary: boolean): Promise<void> {
+async function runFast(partial: Partial<EngineConfig>, temporary: boolean, run: (engine: Awaited<ReturnType<typeof createEngine>>) => Promise<{ runDir?: string }>): Promise<void> {
   const dataDir = temporary ? mkdtempSync(join(tmpdir(), 'exchange-fast-')) : partial.dataDir!;
   const removeTemporary = () => {
     if (temporary) rmSync(dataDir, { recursive: true, force: true });
@@ -175,7 +188,7 @@ async function runFast(partial: Partial<EngineConfig>, scenario: Scenario, tempo
   let engine: Awaited<ReturnType<typeof createEngine>> | undefined;
   try {
     engine = await createEngine({ chain: 'none', ...partial, dataDir, serveRenderer: false });
-    const report = await runScenarioFast(engine.ctx, scenario);
+    const report = await run(engine);
     await engine.close();
     if (temporary && report.runDir) {
       const kept = join(defaultDataDir(), 'runs', engine.ctx.clockService.recorder!.runId);

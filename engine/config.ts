@@ -66,6 +66,10 @@ export interface EngineConfig {
   mirrors: string[];
   /** A local order on a mirrored market is matched against the book as it stands this many exchange ms after arrival (`--latency-ms`, 0..60000). */
   latencyMs: number;
+  /** `--record`: write every mirrored market's upstream events to `<data>/tapes/` from the start (docs/tapes.md). */
+  record: boolean;
+  /** `--replay <tape>[,…]`: tapes to replay at start (names under `<data>/tapes/`, shipped examples or paths); the run's clock starts at the earliest tape's start unless `clockStart` pins it. */
+  replays: string[];
 }
 
 /** The public upstreams (decisions §10); tests point them at local servers. */
@@ -118,6 +122,8 @@ export function resolveConfig(partial: Partial<EngineConfig> = {}): EngineConfig
     upstreamWs: checkedUrl(partial.upstreamWs ?? PUBLIC_UPSTREAM_WS, 'upstream-ws', ['ws:', 'wss:']),
     mirrors: [...(partial.mirrors ?? [])],
     latencyMs: checkedLatency(partial.latencyMs ?? 0),
+    record: partial.record ?? false,
+    replays: [...(partial.replays ?? [])],
   };
 }
 

@@ -37,6 +37,11 @@ import { loadOrCreateSecrets, rotateOperatorToken } from './store/secrets.js';
 import { ChainProxy } from './services/chainProxy/chainProxy.js';
 import { OperatorBootstrap } from './services/operatorAccess/operatorBootstrap.js';
 import { WriteBatcher } from './store/writeBatcher.js';
+import { createInterimMarketDecoder } from './services/tapes/interimMarketDecoder.js';
+import { replayReport } from './services/tapes/replayReport.js';
+import { ReplayService } from './services/tapes/replayService.js';
+import { readTape } from './services/tapes/tapeReader.js';
+import { examplesDir, TapeService } from './services/tapes/tapeService.js';
 
 export interface ReadyLine {
   ready: true;
@@ -76,7 +81,11 @@ export interface CreateEngineOptions extends ServerLimits {
  * app's main process both call this.
  */
 export async function createEngine(partial: Partial<EngineConfig> = {}, opts: CreateEngineOptions = {}): Promise<Engine> {
-  const config = resolveConfig(partial);
+  const resolved = resolveConfig(partial);
+  // Tapes first: `--replay` starts the run's clock at the tape's start (decisions §11) unless --start pins it.
+  const tapes = new TapeService({ dataDir: resolved.dataDir, upstream: { clob: resolved.upstreamClob, ws: resolved.upstreamWs }, record: resolved.record, examplesDir: examplesDir() });
+  const replayGroups = tapeGroups(resolved.replays.map((r) => tapes.resolve(r)));
+  const config = replayGroups.length > 0 && resolved.clockStart === undefined ? { ...resolved, clockStart: Math.min(...replayGroups.map((g) => g.startedAt)) } : resolved;
   const { clock, wallClock } = clocksOf(config, opts);
   const startedAt = clock.nowMs();
   // Fast and stepped runs draw every id from the seed (decisions §11), the operator key of a fresh data directory included.
@@ -127,7 +136,20 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     const recorder = config.clock === 'real' ? undefined : new RunRecorder({ clock, db, dataDir: config.dataDir, markets, orders: trading, isSimulated: (a) => sim.isSimulated(a) }, config.clock, startedAt, ids!.seed);
     const clockService = new ClockService({ clock, sim }, config.clock, startedAt, recorder);
     const agents = new AgentService({ chain, clock, config, ids, orders: trading });
-    ctx = { config, clock, wallClock, ...seeded, db, writes, secrets, chain, auth, builderAuth, markets, marketData, listings, orders: trading, rateLimiter, relayer, data, paper, heartbeats, sim, operatorBootstrap, chainProxy, scenarios, streams, clockService, mids, agents };
+    const reportDeps = { clock, db, markets, orders: trading, latencyMs: config.latencyMs, isSimulated: (a: string) => sim.isSimulated(a) };
+    const replays = new ReplayService({
+      clock,
+      markets,
+      orders: trading,
+      // One decoder for live mirrors and replays; hup's createMarketDecoder replaces the interim one here.
+      decoderFor: createInterimMarketDecoder,
+      scheduler: sim.scheduler,
+      tapes,
+      report: (state, timeline) => replayReport(reportDeps, state, timeline),
+      runDir: () => recorder?.dir ?? join(config.dataDir, 'runs', `${new Date(startedAt).toISOString().replace(/[:.]/g, '-')}-${config.clock}`),
+    });
+    for (const g of replayGroups) await replays.start({ tape: g.paths.join(',') });
+    ctx = { config, clock, wallClock, ...seeded, db, writes, secrets, chain, auth, builderAuth, markets, marketData, listings, orders: trading, rateLimiter, relayer, data, paper, heartbeats, sim, operatorBootstrap, chainProxy, scenarios, streams, clockService, mids, agents, tapes, replays };
   } catch (e) {
     await chain?.stop().catch(() => undefined);
     orders?.close();
@@ -176,6 +198,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
       } catch {
         // The report is a by-product: a full disk must not keep the engine from closing.
       }
+      ctx.tapes.close();
       ctx.orders.stop();
       ctx.relayer.stop();
       streamRoutes.close();
@@ -188,6 +211,20 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
       db.close();
     },
   };
+}
+
+/** `--replay` tapes by market (tapes of one market, e.g. consecutive days, play as one replay), each with its start. */
+function tapeGroups(paths: readonly string[]): Array<{ paths: string[]; startedAt: number }> {
+  const groups = new Map<string, { paths: string[]; startedAt: number }>();
+  for (const p of paths) {
+    const t = readTape(p);
+    const key = t.identity.conditionId.toLowerCase();
+    const g = groups.get(key) ?? { paths: [], startedAt: t.header.startedAt };
+    g.paths.push(p);
+    g.startedAt = Math.min(g.startedAt, t.header.startedAt);
+    groups.set(key, g);
+  }
+  return [...groups.values()];
 }
 
 /** Exchange and wall clocks of a mode (decisions §11). */

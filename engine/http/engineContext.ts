@@ -18,6 +18,8 @@ import type { RelayerService } from '../services/relayer/relayerService.js';
 import type { ScenarioService } from '../services/scenarios/scenarioService.js';
 import type { StreamService } from '../services/streams/streamService.js';
 import type { ClockService } from '../services/runs/clockService.js';
+import type { ReplayService } from '../services/tapes/replayService.js';
+import type { TapeService } from '../services/tapes/tapeService.js';
 
 /**
  * What the HTTP layer serves: the infrastructure and every service, built and wired by the composition
@@ -44,4 +46,6 @@ export interface EngineContext extends Infra {
   readonly clockService: ClockService;
   readonly mids: MidHistory;
   readonly agents: AgentService;
+  readonly tapes: TapeService;
+  readonly replays: ReplayService;
 }

@@ -190,6 +190,11 @@ export class OrderRepo {
   }
 
   /** One page of an owner's orders of every status (the order history), newest first, plus the total count. */
+  /** Every order of one market created from `fromMs` (unix ms) on, oldest first: what a replay's report re-runs. */
+  ofMarketSince(conditionId: string, fromMs: number): OrderRow[] {
+    return (this.db.prepare('SELECT * FROM orders WHERE condition_id = ? AND created_at >= ? ORDER BY created_at, id').safeIntegers(true).all(conditionId, fromMs) as RawOrder[]).map(fromRaw);
+  }
+
   listByOwner(owner: string, limit: number, offset: number): { rows: OrderRow[]; total: number } {
     const params = { owner, limit, offset };
     const total = Number(this.db.prepare('SELECT COUNT(*) FROM orders WHERE owner = @owner').pluck().get(params));

@@ -177,6 +177,8 @@ describe('every body field of every route refuses every JSON type its schema doe
       'PUT /admin/sim/markets/{conditionId}': { enabled: true, knobs: { halfSpreadTicks: 2 } },
       'POST /admin/scenarios': { name: 'calm' },
       'POST /admin/clock/advance': { seconds: 1, until: 0 },
+      'POST /admin/tapes/recording': { enabled: false },
+      'POST /admin/replays': { tape: 'no-such-tape', speed: 1 },
       'POST /admin/bootstrap': { code: 'not-the-code' },
       'POST /rpc': { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] },
       'POST /relayer/submit': { type: 'SAFE', from: alice.address, to: ADDRESS, data: '0x', signature: '0x', signatureParams: { operation: '0' } },

@@ -13,6 +13,7 @@ import { relayerRoutes } from './relayerRoutes.js';
 import { rendererRoutes } from './rendererRoutes.js';
 import { simRoutes } from './simRoutes.js';
 import { clockRoutes } from './clockRoutes.js';
+import { tapeRoutes } from './tapeRoutes.js';
 import { rpcProxyRoutes } from './rpcProxyRoutes.js';
 import { operatorBootstrapRoutes } from './operatorBootstrapRoutes.js';
 
@@ -31,6 +32,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: EngineContext): 
     compatRoutes(trading, ctx);
     simRoutes(trading, ctx);
     clockRoutes(trading, ctx);
+    tapeRoutes(trading, ctx);
     operatorBootstrapRoutes(trading, ctx);
     rpcProxyRoutes(trading, ctx);
     paperRoutes(trading, ctx);

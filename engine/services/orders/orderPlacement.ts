@@ -17,6 +17,7 @@ import type { TradingState } from './tradingState.js';
 import type { OrderSettlement } from './orderSettlement.js';
 import type { OrderCancels } from './orderCancels.js';
 import type { SignatureVerifier } from '../crypto/signatureVerifier.js';
+import { SteppedClock } from '../clock.js';
 
 /** Most orders in one POST /orders batch. */
 export const MAX_BATCH_ORDERS = 15;
@@ -54,13 +55,35 @@ export class OrderPlacement {
     // On a mirrored market the order meets the book as it stands `latencyMs` after its arrival (decisions §10).
     const latency = this.ctx.config.latencyMs ?? 0;
     if (latency > 0 && this.s.books.get(this.ctx.markets.byToken(canonicalTokenId(body.order?.tokenId))?.market.conditionId ?? '')?.public) {
-      return this.s.latency.run(this.ctx.clock.nowMs() + latency, () => this.placeAndCommit(identity, body, deps, opts.inBatch === true));
+      const now = this.ctx.clock.nowMs();
+      if (this.ctx.clock instanceof SteppedClock) return this.delay(identity, body, deps, now, now + latency);
+      return this.s.latency.run(now + latency, () => this.placeAndCommit(identity, body, deps, opts.inBatch === true));
     }
     return this.placeAndCommit(identity, body, deps, opts.inBatch === true);
   }
 
-  private async placeAndCommit(identity: OrderIdentity, body: PostOrderBody, deps: ValidationDeps, inBatch: boolean): Promise<PlacementResult> {
-    const { result, ops, keys, refusal } = this.placeNow(identity, body, deps);
+  /**
+   * Stepped and fast clocks stand still until the next advance, so a reply that waited for the latency
+   * would keep a bot that advances after each reply waiting forever. The order is checked now and
+   * answered `delayed` (as the public service answers an order held for a matching delay) with the id it
+   * will have; it is placed when the advance reaches arrival + latency. Checks that depend on that moment
+   * (duplicates, balance, the book) run then: an order refused then never appears (GET /data/order 404).
+   */
+  private delay(identity: OrderIdentity, body: PostOrderBody, deps: ValidationDeps, now: number, at: number): PlacementResult {
+    deps.nowMs = now;
+    const v = validateOrder(identity, body, deps);
+    if (isRejection(v)) return rejected(v.code, v.message);
+    const id = this.s.ids.next(now);
+    this.s.delayed.set(id, v.digest);
+    void this.s.latency
+      .run(at, () => this.placeAndCommit(identity, body, deps, true, id))
+      .catch(() => undefined)
+      .finally(() => this.s.delayed.delete(id));
+    return accepted(id, 'delayed');
+  }
+
+  private async placeAndCommit(identity: OrderIdentity, body: PostOrderBody, deps: ValidationDeps, inBatch: boolean, id?: string): Promise<PlacementResult> {
+    const { result, ops, keys, refusal } = this.placeNow(identity, body, deps, id);
     if (ops.length > 0) {
       const captured = this.s.events?.capture(ops);
       try {
@@ -129,7 +152,7 @@ export class OrderPlacement {
   }
 
   /** The synchronous part of a placement: returns the result and the writes that make it durable. */
-  private placeNow(identity: OrderIdentity, body: PostOrderBody, deps: ValidationDeps): { result: PlacementResult; ops: OrderWrite[]; keys: string[]; refusal?: ApiError } {
+  private placeNow(identity: OrderIdentity, body: PostOrderBody, deps: ValidationDeps, presetId?: string): { result: PlacementResult; ops: OrderWrite[]; keys: string[]; refusal?: ApiError } {
     const ops: OrderWrite[] = this.cancels.expireDueNow();
     const now = this.ctx.clock.nowMs();
     deps.nowMs = now;
@@ -194,7 +217,7 @@ export class OrderPlacement {
     }
 
     const order: LiveOrder = {
-      id: this.s.ids.next(now),
+      id: presetId ?? this.s.ids.next(now),
       digest: v.digest,
       maker: v.maker,
       signer: v.signer,

@@ -54,7 +54,10 @@ export class OrderQueries {
   /** POST /order's answer in the polymarket profile: the public fields beside the snake_case ones. */
   publicPlacement(r: PlacementResult): PublicPlacement {
     const row = r.order_id === null ? undefined : this.s.rowOf(r.order_id);
-    return toPublicPlacement(r, row, row ? this.s.tradeRepo.takenBy(row.id) : []);
+    const answer = toPublicPlacement(r, row, row ? this.s.tradeRepo.takenBy(row.id) : []);
+    // A delayed order (fill latency on a stepped clock) has no row yet, but its hash is known.
+    const pending = row === undefined && r.order_id !== null ? this.s.delayed.get(r.order_id) : undefined;
+    return pending === undefined ? answer : { ...answer, orderID: pending };
   }
 
   /** Batch lookup: one entry per request entry, in order (the route always answers 207). */

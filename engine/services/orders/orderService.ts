@@ -161,7 +161,9 @@ export class OrderService {
   cancelMarket(...a: Parameters<OrderCancels['cancelMarket']>): ReturnType<OrderCancels['cancelMarket']> {
     return this.cancels.cancelMarket(...a);
   }
+  /** Cancels every live order of a market (it resolved): its public layer, if mirrored, goes too. */
   cancelMarketOrders(...a: Parameters<OrderCancels['cancelMarketOrders']>): ReturnType<OrderCancels['cancelMarketOrders']> {
+    this.publicFeed.drop(a[0]);
     return this.cancels.cancelMarketOrders(...a);
   }
   expireDue(): ReturnType<OrderCancels['expireDue']> {

@@ -75,11 +75,12 @@ export class PublicDepth {
     this.retryShort();
   }
 
-  /** A `price_change`: the new aggregate upstream size at one level (0 removes it). Ignored before a snapshot. */
-  update(side: BookSide, price: number, size: number): void {
-    if (this.awaitingSnapshot) return;
+  /** A `price_change`: the new aggregate upstream size at one level (0 removes it). Ignored (false) before a snapshot. */
+  update(side: BookSide, price: number, size: number): boolean {
+    if (this.awaitingSnapshot) return false;
     this.setUpstream(side, price, size);
     this.retryShort();
+    return true;
   }
 
   /**

@@ -5,7 +5,7 @@ import type { BookSide } from '../../book/types.js';
 import { ApiError } from '../../protocol/errors.js';
 import { COLLATERAL } from '../../store/balanceRepo.js';
 import { accounts, identityOf, makeHarness, makeMarket, signedBody, T0, units, type Harness, type TestMarket } from '../../testkit/orderKit.js';
-import { SteppedClock } from '../clock.js';
+import { ManualClock, SteppedClock } from '../clock.js';
 import type { MirrorStatus, PublicBookEvent } from '../mirror/mirrorTypes.js';
 import { PUBLIC_MARKET_ACCOUNT, PUBLIC_MARKET_NAME } from './publicDepth.js';
 
@@ -184,6 +184,19 @@ describe('the public layer of a mirrored market', () => {
       }
     });
 
+    it('public size that would cross the book waits until the way is clear (never a crossed book)', async () => {
+      await h.orders.applyPublic(m.conditionId, [snap([[40, 10]], [[50, 10]]), lvl('bid', 50, 5)]);
+      assert.deepEqual(levelsOf(h, m, 'bid'), [[40, 10]], 'the new public bid at 0.50 meets the stale public ask there');
+      await h.orders.applyPublic(m.conditionId, [lvl('ask', 50, 0)]);
+      assert.deepEqual(levelsOf(h, m, 'bid'), [[50, 5], [40, 10]]);
+      assert.deepEqual(levelsOf(h, m, 'ask'), []);
+      // A local bid priced through a later public ask hides that ask rather than trading with it.
+      await place(h, m, { cents: 55, shares: 5 });
+      await h.orders.applyPublic(m.conditionId, [lvl('ask', 54, 5), lvl('ask', 60, 5)]);
+      assert.deepEqual(levelsOf(h, m, 'ask'), [[60, 5]]);
+      assert.equal(h.orders.balanceOf(A.address, m.tokenIds[0]).balance, 0n, 'public depth appearing never fills a local order');
+    });
+
     it('a snapshot without the level forgets its consumption', async () => {
       await h.orders.applyPublic(m.conditionId, [snap([], [[50, 10]])]);
       await place(h, m, { cents: 50, shares: 6, type: 'FAK' });
@@ -288,6 +301,32 @@ describe('the public layer of a mirrored market', () => {
       assert.equal(trades.n, 3, 'two fills of Alice against public asks and one of Bob from the print');
     });
 
+    const endings: Array<{ name: string; end: (h: Harness, m: TestMarket) => Promise<unknown> }> = [
+      { name: 'dropPublic (stale upstream, stop following)', end: async (h, m) => h.orders.dropPublic(m.conditionId) },
+      { name: 'a closed upstream', end: (h, m) => h.orders.applyPublic(m.conditionId, [{ kind: 'closed' }]) },
+      { name: 'a resolved upstream', end: (h, m) => h.orders.applyPublic(m.conditionId, [{ kind: 'resolved', winner: 1 }]) },
+      { name: 'the local market resolving (its orders are cancelled)', end: (h, m) => h.orders.cancelMarketOrders(m.conditionId, 'market resolved') },
+    ];
+    for (const k of endings) {
+      it(`${k.name} takes the public layer off the book and leaves local orders to their own rules`, async () => {
+        await h.orders.applyPublic(m.conditionId, [snap([[40, 10]], [[60, 10]])]);
+        await place(h, m, { cents: 45, shares: 5 });
+        await k.end(h, m);
+        assert.deepEqual(levelsOf(h, m, 'ask'), []);
+        const local = k.name.startsWith('the local market') ? [] : [[45, 5]];
+        assert.deepEqual(levelsOf(h, m, 'bid'), local);
+        await h.orders.applyPublic(m.conditionId, [lvl('bid', 40, 20)]);
+        assert.deepEqual(levelsOf(h, m, 'bid'), local, 'level updates wait for the next snapshot');
+      });
+    }
+
+    it('a resolved market takes no public depth any more', async () => {
+      await h.orders.applyPublic(m.conditionId, [snap([[40, 10]], [[60, 10]])]);
+      m.winner = 0;
+      await h.orders.applyPublic(m.conditionId, [snap([[41, 10]], [[61, 10]])]);
+      assert.deepEqual([levelsOf(h, m, 'bid'), levelsOf(h, m, 'ask')], [[], []]);
+    });
+
     it('public entries are not live orders of anyone and do not count against open-order caps', async () => {
       await h.orders.applyPublic(m.conditionId, [snap([[40, 10]], [[50, 10]])]);
       assert.equal(h.orders.listOpen(A, {}).data.length, 0);
@@ -340,55 +379,81 @@ describe('stale and closed mirrored markets', () => {
 });
 
 describe('fill latency on a mirrored market', () => {
-  /** Places Alice's FAK BUY 10 @ 0.50 at T0 against 10 public shares; `meanwhile` arrives `at` ms later; the gate opens at T0 + latency. */
-  async function run(latencyMs: number, meanwhile: { at: number; events: PublicBookEvent[] }): Promise<{ filled: number; waited: boolean }> {
+  /**
+   * Alice's FAK BUY 10 @ 0.50 arrives at T0 against 10 public shares on a stepped clock; `meanwhile`
+   * arrives `at` ms later; the advance driver fires the latency alarm and the tape event in time order.
+   */
+  async function run(latencyMs: number, meanwhile: { at: number; events: PublicBookEvent[] }): Promise<{ filled: number; status: string; hashWhileDelayed: boolean }> {
     const clock = new SteppedClock(T0);
     const h = await makeHarness({ clock, config: { latencyMs } });
     try {
       const m = h.markets.add(makeMarket(1));
       await h.orders.creditCollateral(A.address, units(1000), 'test');
       await h.orders.applyPublic(m.conditionId, [snap([], [[50, 10]])]);
-      let done = false;
-      const placed = place(h, m, { cents: 50, shares: 10, type: 'FAK' }).then((r) => {
-        done = true;
-        return r;
-      });
-      // Until the order reaches the gate (after its signature check) or completes.
-      while (!done && clock.nextAlarm() === undefined) await new Promise((r) => setTimeout(r, 5));
-      const waited = !done;
-      // Exchange time moves in the advance driver's way: events and alarms in time order.
+      const r = await place(h, m, { cents: 50, shares: 10, type: 'FAK' });
+      const hashWhileDelayed = r.status === 'delayed' && /^0x[0-9a-f]{64}$/.test(h.orders.publicPlacement(r).orderID);
       const alarmAt = clock.nextAlarm()?.at;
-      if (alarmAt !== undefined && meanwhile.at >= alarmAt - T0) {
-        clock.set(alarmAt);
-        await clock.nextAlarm()!.fire();
-        clock.set(T0 + meanwhile.at);
-        await h.orders.applyPublic(m.conditionId, meanwhile.events);
-      } else {
-        clock.set(T0 + meanwhile.at);
-        await h.orders.applyPublic(m.conditionId, meanwhile.events);
-        if (alarmAt !== undefined) {
-          clock.set(alarmAt);
-          await clock.nextAlarm()!.fire();
-        }
+      const due = [
+        { at: T0 + meanwhile.at, go: () => h.orders.applyPublic(m.conditionId, meanwhile.events) },
+        ...(alarmAt === undefined ? [] : [{ at: alarmAt, go: () => clock.nextAlarm()!.fire() }]),
+      ].sort((a, b) => a.at - b.at);
+      for (const d of due) {
+        clock.set(d.at);
+        await d.go();
       }
-      const r = await placed;
-      return { filled: r.success ? filledShares(h, r.order_id!) : 0, waited };
+      return { filled: filledShares(h, r.order_id!), status: r.status, hashWhileDelayed };
     } finally {
       h.cleanup();
     }
   }
 
   const cancelled = { at: 50, events: [lvl('ask', 50, 3)] };
-  const cases: Array<{ name: string; latencyMs: number; meanwhile: { at: number; events: PublicBookEvent[] }; filled: number; waited: boolean }> = [
-    { name: 'with no latency the order meets the book at arrival', latencyMs: 0, meanwhile: cancelled, filled: 10, waited: false },
-    { name: 'with latency the order meets the book as it stands arrival + latency later (a public cancel came first)', latencyMs: 100, meanwhile: cancelled, filled: 3, waited: true },
-    { name: 'a public change after arrival + latency comes too late to matter', latencyMs: 100, meanwhile: { at: 150, events: [lvl('ask', 50, 3)] }, filled: 10, waited: true },
+  const cases: Array<{ name: string; latencyMs: number; meanwhile: { at: number; events: PublicBookEvent[] }; filled: number; status: string }> = [
+    { name: 'with no latency the order meets the book at arrival', latencyMs: 0, meanwhile: cancelled, filled: 10, status: 'matched' },
+    { name: 'with latency the order meets the book as it stands arrival + latency later (a public cancel came first)', latencyMs: 100, meanwhile: cancelled, filled: 3, status: 'delayed' },
+    { name: 'a public change after arrival + latency comes too late to matter', latencyMs: 100, meanwhile: { at: 150, events: [lvl('ask', 50, 3)] }, filled: 10, status: 'delayed' },
   ];
   for (const k of cases) {
     it(k.name, async () => {
-      assert.deepEqual(await run(k.latencyMs, k.meanwhile), { filled: k.filled, waited: k.waited });
+      const got = await run(k.latencyMs, k.meanwhile);
+      assert.deepEqual(got, { filled: k.filled, status: k.status, hashWhileDelayed: k.status === 'delayed' });
     });
   }
+
+  it('on a stepped clock an order that fails its checks is refused at once, not delayed', async () => {
+    const clock = new SteppedClock(T0);
+    const h = await makeHarness({ clock, config: { latencyMs: 100 } });
+    try {
+      const m = h.markets.add(makeMarket(1));
+      await h.orders.applyPublic(m.conditionId, [snap([], [[50, 10]])]);
+      const r = await place(h, m, { cents: 50, shares: 1, type: 'FAK' });
+      assert.equal(r.error_code, 'INVALID_ORDER_MIN_SIZE');
+      assert.equal(clock.nextAlarm(), undefined);
+    } finally {
+      h.cleanup();
+    }
+  });
+
+  it('on the real clock the reply waits for the latency, and a local market has none', async () => {
+    const h = await makeHarness({ clock: new ManualClock(T0), config: { latencyMs: 300 } });
+    try {
+      const mirrored = h.markets.add(makeMarket(1));
+      const local = h.markets.add(makeMarket(2));
+      await h.orders.creditCollateral(A.address, units(1000), 'test');
+      await h.orders.applyPublic(mirrored.conditionId, [snap([], [[50, 10]])]);
+      const timed = async (m: TestMarket) => {
+        const body = await signedBody(alice, { market: m, side: 'BUY', price: 400_000n, size: units(5) });
+        const t0 = performance.now();
+        const r = await h.orders.place(A, body);
+        assert.equal(r.status, 'live', r.error_msg);
+        return performance.now() - t0;
+      };
+      assert.ok((await timed(mirrored)) >= 295, 'the mirrored market waited');
+      assert.ok((await timed(local)) < 295, 'the local market did not');
+    } finally {
+      h.cleanup();
+    }
+  });
 
   it('refuses a latency outside 0..60000 ms', async () => {
     await assert.rejects(makeHarness({ config: { latencyMs: -1 } }), /--latency-ms/);

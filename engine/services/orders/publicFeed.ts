@@ -3,7 +3,8 @@ import { PRICE_ONE, type BookSide } from '../../book/types.js';
 import { ApiError } from '../../protocol/errors.js';
 import type { OrderWrite } from '../../store/orderWrites.js';
 import type { PublicBookEvent } from '../mirror/mirrorTypes.js';
-import type { TradableMarket } from './liveOrder.js';
+import type { LiveOrder, TradableMarket } from './liveOrder.js';
+import type { TradeRow } from '../../store/tradeRepo.js';
 import type { OrderDeps } from './orderDeps.js';
 import type { OrderSettlement } from './orderSettlement.js';
 import { PublicDepth } from './publicDepth.js';
@@ -28,8 +29,15 @@ export class PublicFeed {
     if (!market) throw new ApiError('market_not_found', `No market has condition id ${conditionId}: create the mirrored market before feeding it.`);
     const state = this.s.bookOf(market.conditionId);
     const depth = (state.public ??= new PublicDepth(state.book));
+    if (market.winner !== null) {
+      // Resolved here: late upstream depth must not come back to a book that no longer trades.
+      this.drop(market.conditionId);
+      return { fills: 0 };
+    }
     const now = this.ctx.clock.nowMs();
     const ops: OrderWrite[] = [];
+    /** Public prints no local order took part in: streamed as `last_trade_price`, never stored. */
+    const told: OrderWrite[] = [];
     let fills = 0;
     let changed = false;
     for (const e of events) {
@@ -39,13 +47,11 @@ export class PublicFeed {
           changed = true;
           break;
         case 'level':
-          if (!isSide(e.side) || !isLevel(e.price, e.size)) break;
-          depth.update(e.side, e.price, e.size);
-          changed = true;
+          if (isSide(e.side) && isLevel(e.price, e.size)) changed = depth.update(e.side, e.price, e.size) || changed;
           break;
         case 'print':
           if (!isSide(e.aggressor) || !isLevel(e.price, e.size) || e.size === 0 || !depth.live) break;
-          fills += this.print(market, state, depth, e.aggressor, e.price, e.size, now, ops);
+          fills += this.print(market, state, depth, e.aggressor, e.price, e.size, now, ops, told);
           changed = true;
           break;
         case 'tick':
@@ -58,11 +64,11 @@ export class PublicFeed {
     }
     if (!changed) return { fills };
     if (ops.length === 0) {
-      this.s.publishUncommitted(market.conditionId);
+      this.s.publishUncommitted(market.conditionId, told);
       return { fills };
     }
     this.s.events?.touched(market.conditionId);
-    await this.s.commit(ops);
+    await this.s.commit(ops, told);
     return { fills };
   }
 
@@ -78,12 +84,12 @@ export class PublicFeed {
    * (taker public-market, at the local order's price). The levels it touched are then reconciled to their
    * targets, so a print and the upstream update it caused give one book in either order.
    */
-  private print(market: TradableMarket, state: MarketBookState, depth: PublicDepth, aggressor: BookSide, price: number, size: number, now: number, ops: OrderWrite[]): number {
+  private print(market: TradableMarket, state: MarketBookState, depth: PublicDepth, aggressor: BookSide, price: number, size: number, now: number, ops: OrderWrite[], told: OrderWrite[]): number {
     const out = state.book.place({ side: aggressor, price, size, tif: 'FAK' });
-    if (out.fills.length === 0) return 0;
     const taker = publicOrder(market, aggressor, price, now);
     const txHash = '0x' + createHash('sha256').update('public-print:' + this.s.ids.next(now)).digest('hex');
     let fills = 0;
+    let publicSize = size;
     let lo = PRICE_ONE;
     let hi = 0;
     for (const f of out.fills) {
@@ -97,11 +103,47 @@ export class PublicFeed {
       if (!maker) throw new Error(`book returned a fill against unknown order handle ${f.makerHandle}`);
       ops.push(...this.settlement.settle(taker, maker, f.price, BigInt(f.size), f.makerRemaining === 0, txHash, now));
       if (f.makerRemaining === 0) state.orders.delete(f.makerHandle);
+      publicSize -= f.size;
       fills++;
     }
-    depth.reconcileRange(aggressor === 'bid' ? 'ask' : 'bid', lo, hi);
+    if (out.fills.length > 0) depth.reconcileRange(aggressor === 'bid' ? 'ask' : 'bid', lo, hi);
+    if (publicSize > 0) {
+      // What traded between public parties only: the market's last trade, as the public stream shows it.
+      const row = publicPrint(market, taker, this.s.ids.next(now), BigInt(price), BigInt(publicSize), txHash, now);
+      this.s.rememberLastTrade(row);
+      told.push({ kind: 'trade', row });
+    }
     return fills;
   }
+}
+
+/** A public print as a trade row between public parties (streamed, never stored). */
+function publicPrint(market: TradableMarket, taker: LiveOrder, id: string, price: bigint, size: bigint, txHash: string, now: number): TradeRow {
+  return {
+    id,
+    matchTime: now,
+    conditionId: market.conditionId,
+    takerOrderId: taker.id,
+    makerOrderId: taker.id,
+    takerAssetId: taker.tokenId,
+    makerAssetId: taker.tokenId,
+    takerOutcomeIndex: 0,
+    makerOutcomeIndex: 0,
+    takerAddress: taker.maker,
+    makerAddress: taker.maker,
+    takerOwner: taker.owner,
+    makerOwner: taker.owner,
+    takerSide: taker.side,
+    makerSide: taker.side === 'BUY' ? 'SELL' : 'BUY',
+    price,
+    makerPrice: price,
+    size,
+    kind: 'NORMAL',
+    takerFeeRateBps: '0',
+    makerFeeRateBps: '0',
+    fee: 0n,
+    transactionHash: txHash,
+  };
 }
 
 function isSide(v: unknown): v is BookSide {

@@ -53,6 +53,8 @@ export class TradingState {
   readonly expiry: ExpiryTimer;
   /** Holds orders on mirrored markets for the fill latency (config.latencyMs). */
   readonly latency: LatencyGate;
+  /** Orders answered `delayed` (stepped clocks) and not placed yet: their id → their 0x hash. */
+  readonly delayed = new Map<string, string>();
   private readonly wallets = new Map<string, string>();
   /** The streams service's hooks (services/streams): told of every change, then of its commit. */
   events: OrderEvents | undefined;
@@ -149,10 +151,10 @@ export class TradingState {
     return this.live.get(id) ?? this.orderRepo.get(id);
   }
 
-  /** Makes `ops` durable as one group, telling the listener before and after. */
-  async commit(ops: OrderWrite[]): Promise<void> {
+  /** Makes `ops` durable as one group, telling the listener before and after (`told` too: changes to tell that are not stored). */
+  async commit(ops: OrderWrite[], told: readonly OrderWrite[] = []): Promise<void> {
     if (ops.length === 0) return;
-    const captured = this.events?.capture(ops);
+    const captured = this.events?.capture(told.length === 0 ? ops : [...ops, ...told]);
     await this.track(this.writer.submit(ops));
     if (captured !== undefined) this.events?.committed(captured);
   }
@@ -168,11 +170,14 @@ export class TradingState {
     return done;
   }
 
-  /** A book change with nothing to store (the public layer of a mirrored market): told at once, or after the groups being committed. */
-  publishUncommitted(conditionId: string): void {
+  /**
+   * A change with nothing to store (the public layer of a mirrored market, public prints as `told` trades):
+   * told at once, or after the groups being committed.
+   */
+  publishUncommitted(conditionId: string, told: readonly OrderWrite[] = []): void {
     if (!this.events) return;
     this.events.touched(conditionId);
-    const captured = this.events.capture([]);
+    const captured = this.events.capture(told);
     if (captured === undefined) return;
     if (this.inFlight === 0) this.events.committed(captured);
     else void this.lastSubmitted.then(() => this.events?.committed(captured));
