@@ -33,7 +33,7 @@ export function registerTradingTools(server: McpServer, deps: ToolDeps): void {
     input: { token_id: tokenId, side, size: decimal('size').describe('Shares'), price: decimal('price').optional().describe('Limit price; omitted = any price') },
   }, ({ token_id, side: s, size, price }) => {
     const { market, outcomeIndex } = tokenOf(deps, token_id);
-    const q = quoteOrder(ctx.orders.book(market.conditionId), { outcomeIndex, side: s, size: units(size, 'size'), ...(price === undefined ? {} : { limit: units(price, 'price') }), feeRateBps: market.feeRateBps });
+    const q = quoteOrder(ctx.orders.book(market.conditionId), { outcomeIndex, side: s, size: units(size, 'size'), ...(price === undefined ? {} : { limit: units(price, 'price') }), feeSchedule: market.feeSchedule });
     return { summary: `${s} ${q.fillableSize} of ${q.requestedSize} fill now at avg ${q.averagePrice ?? '—'} (worst ${q.worstPrice ?? '—'}), fees ${q.fees}, max loss ${q.maxLoss}.`, data: { tokenId: token_id, ...q } };
   });
 
@@ -61,7 +61,7 @@ export function registerTradingTools(server: McpServer, deps: ToolDeps): void {
     let price: bigint;
     if (a.price !== undefined) price = onTick(market, units(a.price, 'price'), 'price');
     else if (a.type === 'FOK' || a.type === 'FAK') {
-      const q = quoteOrder(book, { outcomeIndex, side: a.side, size, feeRateBps: market.feeRateBps });
+      const q = quoteOrder(book, { outcomeIndex, side: a.side, size, feeSchedule: market.feeSchedule });
       if (q.worstPrice === null) throw new ToolRefusal(`No ${a.side === 'BUY' ? 'asks' : 'bids'} rest on this book, so a market order cannot fill. Place a limit order (GTC with a price) or try later.`);
       price = units(q.worstPrice, 'price');
     } else throw new ToolRefusal(`A ${a.type} order needs a price. Give price, or use type FOK/FAK for a market order.`);
@@ -75,7 +75,7 @@ export function registerTradingTools(server: McpServer, deps: ToolDeps): void {
       const open = ctx.orders.listOpen(identity, {}).data.length;
       if (open >= agent.info.limits.maxOpenOrders) throw new ToolRefusal(`limit_exceeded: this agent has ${open} open orders, its maxOpenOrders is ${agent.info.limits.maxOpenOrders}. Cancel some first (cancel_order, cancel_all).`);
     }
-    const quote = quoteOrder(book, { outcomeIndex, side: a.side, size, limit: price, feeRateBps: market.feeRateBps });
+    const quote = quoteOrder(book, { outcomeIndex, side: a.side, size, limit: price, feeSchedule: market.feeSchedule });
     const order = { tokenId: a.token_id, side: a.side, size: formatUnits(size), price: formatUnits(price), type: a.type, ...(a.expires_at === undefined ? {} : { expiresAt: a.expires_at }) };
     if (a.dry_run) return { summary: `dry run: ${a.side} ${order.size} @ ${order.price} ${a.type} passes the checks; ${quote.fillableSize} would fill now at avg ${quote.averagePrice ?? '—'}. Nothing was placed.`, data: { dryRun: true, order, quote } };
 

@@ -51,8 +51,10 @@ export interface FillSideRow {
   price: bigint;
   size: bigint;
   transactionHash: string;
-  /** Taker fee of the fill on the taker side (decisions §9); 0 on the maker side. */
+  /** Taker fee of the fill on the taker side (decisions §10); 0 on the maker side. */
   fee: bigint;
+  /** Maker rebate of the fill on the maker side (decisions §10); 0 on the taker side. */
+  rebate: bigint;
 }
 
 export interface FillQuery {
@@ -128,13 +130,17 @@ export class DataRepo {
     }));
   }
 
-  /** Taker fees a wallet paid (decisions §9), summed per market, outcome and side of the paying order. */
+  /**
+   * Net fees of a wallet (decisions §10): taker fees paid less maker rebates earned, summed per market,
+   * outcome and side of the wallet's order (negative where rebates exceed fees). The fee account's own
+   * rows (fees in, rebates out) have the opposite signs and are never counted.
+   */
   feesPaid(address: string, conditionIds?: readonly string[]): Array<{ conditionId: string; outcomeIndex: number; side: 'BUY' | 'SELL'; fee: bigint }> {
     if (conditionIds?.length === 0) return [];
     const rows = this.db
       .prepare(
         `SELECT condition_id, outcome_index, side, -SUM(delta) AS fee FROM balance_ledger
-         WHERE address = ? AND asset = ? AND reason = 'FEE' AND delta < 0 AND condition_id IS NOT NULL${inMarkets(conditionIds)}
+         WHERE address = ? AND asset = ? AND ((reason = 'FEE' AND delta < 0) OR (reason = 'REBATE' AND delta > 0)) AND condition_id IS NOT NULL${inMarkets(conditionIds)}
          GROUP BY condition_id, outcome_index, side`,
       )
       .safeIntegers(true)
@@ -218,7 +224,8 @@ export class DataRepo {
       }
       const sql = `SELECT id AS trade_id, '${role}' AS role, ${role === 'TAKER' ? 0 : 1} AS role_rank, match_time, condition_id,
           ${p}_address AS address, ${p}_asset_id AS asset, ${p}_outcome_index AS outcome_index, ${p}_side AS side,
-          ${priceCol} AS price, size, transaction_hash, ${role === 'TAKER' ? 'fee' : '0'} AS fee
+          ${priceCol} AS price, size, transaction_hash, ${role === 'TAKER' ? 'fee' : '0'} AS fee,
+          ${role === 'MAKER' ? 'maker_rebate' : '0'} AS rebate
         FROM trades ${where.length ? 'WHERE ' + where.join(' AND ') : ''}`;
       return { sql, params };
     };
@@ -242,6 +249,7 @@ export class DataRepo {
       size: asBigInt(r.size),
       transactionHash: r.transaction_hash as string,
       fee: asBigInt(r.fee),
+      rebate: asBigInt(r.rebate),
     }));
   }
 
@@ -252,6 +260,15 @@ export class DataRepo {
       .safeIntegers(true)
       .all(address, COLLATERAL) as Array<Record<string, unknown>>;
     return new Map(rows.map((r) => [r.trade_id as string, asBigInt(r.fee)]));
+  }
+
+  /** Maker rebates a wallet earned (decisions §10), per trade id. */
+  rebatesByTrade(address: string): Map<string, bigint> {
+    const rows = this.db
+      .prepare("SELECT trade_id, SUM(delta) AS rebate FROM balance_ledger WHERE address = ? AND asset = ? AND reason = 'REBATE' AND delta > 0 AND trade_id IS NOT NULL GROUP BY trade_id")
+      .safeIntegers(true)
+      .all(address, COLLATERAL) as Array<Record<string, unknown>>;
+    return new Map(rows.map((r) => [r.trade_id as string, asBigInt(r.rebate)]));
   }
 
   /** Holders of one token with at least `minAmount` (and more than zero), biggest first, address tie-break. */

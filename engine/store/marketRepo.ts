@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.js';
+import type { FeeSchedule } from '../protocol/feeSchedule.js';
 
 /** One row of the markets table, in store terms (micro-unit integers as bigint, flags as booleans). */
 export interface MarketRow {
@@ -24,7 +25,7 @@ export interface MarketRow {
   acceptingOrders: boolean;
   chainPrepared: boolean;
   chainReported: boolean;
-  /** Taker fee rate in basis points (migration 008). */
+  /** Base fee in basis points (migration 008): what GET /fee-rate answers and a V1 order's signed feeRateBps must reach. */
   feeRateBps: number;
   /** Mirrored markets (migration 012): `public` or `tape:<file>`; null for a local market. */
   mirrorSource: string | null;
@@ -32,6 +33,8 @@ export interface MarketRow {
   mirrorIdentity: string | null;
   /** False once the operator stopped following the public market (or for a local market). */
   mirrorFollowing: boolean;
+  /** The fee schedule every fill pays by (migration 011, decisions §10). */
+  feeSchedule: FeeSchedule;
 }
 
 interface RawRow {
@@ -62,6 +65,10 @@ interface RawRow {
   mirror_source: string | null;
   mirror_identity: string | null;
   mirror_following: bigint | null;
+  fee_rate: bigint;
+  fee_exponent: bigint;
+  fee_taker_only: bigint;
+  fee_rebate_rate: bigint;
 }
 
 function fromRaw(r: RawRow): MarketRow {
@@ -91,6 +98,12 @@ function fromRaw(r: RawRow): MarketRow {
     mirrorSource: r.mirror_source ?? null,
     mirrorIdentity: r.mirror_identity ?? null,
     mirrorFollowing: Number(r.mirror_following ?? 0n) === 1,
+    feeSchedule: Object.freeze({
+      rate: BigInt(r.fee_rate),
+      exponent: Number(r.fee_exponent),
+      takerOnly: Number(r.fee_taker_only) === 1,
+      rebateRate: BigInt(r.fee_rebate_rate),
+    }),
   };
 }
 
@@ -106,6 +119,7 @@ export class MarketRepo {
   private readonly sChainPrepared: Statement;
   private readonly sChainReported: Statement;
   private readonly sFeeRate: Statement;
+  private readonly sFeeSchedule: Statement;
   private readonly sTickSize: Statement;
   private readonly sMirror: Statement;
   private readonly sMirrorFollowing: Statement;
@@ -127,6 +141,7 @@ export class MarketRepo {
     this.sChainPrepared = db.prepare('UPDATE markets SET chain_prepared = 1 WHERE condition_id = ?');
     this.sChainReported = db.prepare('UPDATE markets SET chain_reported = 1 WHERE condition_id = ?');
     this.sFeeRate = db.prepare('UPDATE markets SET fee_rate_bps = ? WHERE condition_id = ?');
+    this.sFeeSchedule = db.prepare('UPDATE markets SET fee_rate = ?, fee_exponent = ?, fee_taker_only = ?, fee_rebate_rate = ? WHERE condition_id = ?');
     this.sTickSize = db.prepare('UPDATE markets SET tick_size = ? WHERE condition_id = ?');
     this.sMirror = db.prepare('UPDATE markets SET mirror_source = ?, mirror_identity = ?, mirror_following = ? WHERE condition_id = ?');
     this.sMirrorFollowing = db.prepare('UPDATE markets SET mirror_following = ? WHERE condition_id = ?');
@@ -171,6 +186,8 @@ export class MarketRepo {
       chain_reported: m.chainReported ? 1 : 0,
       fee_rate_bps: m.feeRateBps,
     });
+    // The schedule is written apart from the insert's column list, which other migrations extend.
+    this.writeFeeSchedule(m.conditionId, m.feeSchedule);
     // The mirror columns are written apart from the insert's column list, which other migrations extend.
     if (m.mirrorSource !== null) this.sMirror.run(m.mirrorSource, m.mirrorIdentity, m.mirrorFollowing ? 1 : 0, m.conditionId);
   }
@@ -200,8 +217,14 @@ export class MarketRepo {
     this.sChainReported.run(conditionId);
   }
 
-  setFeeRate(conditionId: string, feeRateBps: number): void {
+  /** A market's fees: the base fee in bps and the schedule fills pay by. */
+  setFees(conditionId: string, feeRateBps: number, schedule: FeeSchedule): void {
     this.sFeeRate.run(feeRateBps, conditionId);
+    this.writeFeeSchedule(conditionId, schedule);
+  }
+
+  private writeFeeSchedule(conditionId: string, s: FeeSchedule): void {
+    this.sFeeSchedule.run(s.rate, s.exponent, s.takerOnly ? 1 : 0, s.rebateRate, conditionId);
   }
 
   setTickSize(conditionId: string, tickSize: bigint): void {

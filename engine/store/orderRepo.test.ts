@@ -71,6 +71,7 @@ describe('order store', () => {
       takerFeeRateBps: '0',
       makerFeeRateBps: '0',
       fee: 0n,
+      makerRebate: 0n,
       transactionHash: '0x' + 'ee'.repeat(32),
     };
     const tx0 = writes.stats.transactions;

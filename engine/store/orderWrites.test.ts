@@ -28,6 +28,7 @@ const trade: TradeRow = {
   takerFeeRateBps: '0',
   makerFeeRateBps: '0',
   fee: 0n,
+  makerRebate: 0n,
   transactionHash: '0x' + 'cd'.repeat(32),
 };
 

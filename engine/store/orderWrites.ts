@@ -62,7 +62,7 @@ const TRADE_FIELDS: ReadonlyArray<readonly [keyof TradeRow, boolean]> = [
   ['id', false], ['matchTime', false], ['conditionId', false], ['takerOrderId', false], ['makerOrderId', false], ['takerAssetId', false],
   ['makerAssetId', false], ['takerOutcomeIndex', false], ['makerOutcomeIndex', false], ['takerAddress', false], ['makerAddress', false],
   ['takerOwner', false], ['makerOwner', false], ['takerSide', false], ['makerSide', false], ['price', true], ['makerPrice', true],
-  ['size', true], ['kind', false], ['takerFeeRateBps', false], ['makerFeeRateBps', false], ['fee', true], ['transactionHash', false],
+  ['size', true], ['kind', false], ['takerFeeRateBps', false], ['makerFeeRateBps', false], ['fee', true], ['makerRebate', true], ['transactionHash', false],
 ];
 const LEDGER_FIELDS: ReadonlyArray<readonly [keyof LedgerEntry, boolean]> = [
   ['time', false], ['address', false], ['asset', false], ['delta', true], ['kind', false], ['reason', false], ['conditionId', false],

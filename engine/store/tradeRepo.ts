@@ -33,6 +33,8 @@ export interface TradeRow {
   takerFeeRateBps: string;
   makerFeeRateBps: string;
   fee: bigint;
+  /** The maker's rebate on this fill, paid by the fee account (decisions §10); 0 when none. */
+  makerRebate: bigint;
   transactionHash: string;
 }
 
@@ -73,6 +75,7 @@ interface RawTrade {
   taker_fee_rate_bps: string;
   maker_fee_rate_bps: string;
   fee: bigint;
+  maker_rebate: bigint | null;
   transaction_hash: string;
 }
 
@@ -100,6 +103,7 @@ function fromRaw(r: RawTrade): TradeRow {
     takerFeeRateBps: r.taker_fee_rate_bps,
     makerFeeRateBps: r.maker_fee_rate_bps,
     fee: r.fee,
+    makerRebate: r.maker_rebate ?? 0n,
     transactionHash: r.transaction_hash,
   };
 }
@@ -112,14 +116,14 @@ export class TradeRepo {
   constructor(private readonly db: Db) {
     this.insertStmt = db.prepare(`INSERT INTO trades (id, match_time, condition_id, taker_order_id, maker_order_id, taker_asset_id, maker_asset_id,
       taker_outcome_index, maker_outcome_index, taker_address, maker_address, taker_owner, maker_owner, taker_side, maker_side, price,
-      maker_price, size, kind, taker_fee_rate_bps, maker_fee_rate_bps, fee, transaction_hash)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+      maker_price, size, kind, taker_fee_rate_bps, maker_fee_rate_bps, fee, maker_rebate, transaction_hash)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.byOrderStmt = db
       .prepare('SELECT id FROM trades WHERE taker_order_id = ? UNION SELECT id FROM trades WHERE maker_order_id = ? ORDER BY id')
       .pluck();
   }
 
-  /** Positional binding: cheaper than binding 23 named values from the object (a hot-path write). */
+  /** Positional binding: cheaper than binding 24 named values from the object (a hot-path write). */
   insert(t: TradeRow): void {
     this.insertStmt.run(
       t.id,
@@ -144,6 +148,7 @@ export class TradeRepo {
       t.takerFeeRateBps,
       t.makerFeeRateBps,
       t.fee,
+      t.makerRebate,
       t.transactionHash,
     );
   }

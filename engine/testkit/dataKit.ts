@@ -179,6 +179,7 @@ export async function createDataFixture(startMs = 1_780_000_000_000): Promise<Da
           takerFeeRateBps: '0',
           makerFeeRateBps: '0',
           fee: 0n,
+          makerRebate: 0n,
           transactionHash: tx,
         });
         for (const e of entries) balances.apply(e);

@@ -9,6 +9,7 @@ import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { resolveConfig, type EngineConfig } from '../config.js';
 import { predictContractAddresses, LOCAL_EXCHANGE_ADDRESS, LOCAL_EXCHANGE_V2_ADDRESS, LOCAL_NEG_RISK_EXCHANGE_ADDRESS, LOCAL_NEG_RISK_EXCHANGE_V2_ADDRESS } from '../protocol/contractAddresses.js';
 import { ORDER_TYPES, orderDomain, orderTypedMessage, ZERO_ADDRESS, type Address, type OrderType, type PostOrderBody, type SignedOrder, type SignedOrderV2 } from '../protocol/eip712.js';
+import { feeScheduleFromBps } from '../protocol/feeSchedule.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { WriteBatcher } from '../store/writeBatcher.js';
 import { ManualClock } from '../services/clock.js';
@@ -36,6 +37,8 @@ export function makeMarket(n: number, over: Partial<TestMarket> = {}): TestMarke
     negRisk: false,
     winner: null,
     paused: false,
+    // A market made with only a base fee pays the schedule built from it, as MarketService does (decisions §10).
+    ...(over.feeRateBps !== undefined && over.feeSchedule === undefined ? { feeSchedule: feeScheduleFromBps(over.feeRateBps) } : {}),
     ...over,
   };
 }

@@ -44,7 +44,7 @@ export function adminRoutes(app: FastifyInstance, ctx: EngineContext): void {
   }));
 
   app.post('/admin/markets', { ...base, preValidation: [decimalStrings('tickSize', 'minOrderSize'), jsonNumber('feeRateBps')], schema: { tags: TAG, security: SECURITY, summary: 'Create a binary market', body: CreateMarketBody, response: { 201: PublicMarketSchema } } }, async (req, reply) => {
-    const b = req.body as { question: string; description?: string; outcomes?: string[]; tickSize: string; minOrderSize: string; negRisk?: boolean; endDate?: string | null; eventId?: number; feeRateBps?: number };
+    const b = req.body as { question: string; description?: string; outcomes?: string[]; tickSize: string; minOrderSize: string; negRisk?: boolean; endDate?: string | null; eventId?: number; feeRateBps?: number; feeSchedule?: unknown };
     const tickSize = tickSizeUnits(b.tickSize);
     const minOrderSize = parseUnits(b.minOrderSize);
     if (minOrderSize === undefined || minOrderSize === 0n) {
@@ -66,6 +66,7 @@ export function adminRoutes(app: FastifyInstance, ctx: EngineContext): void {
       endDate: b.endDate ?? null,
       ...(b.eventId !== undefined ? { eventId: b.eventId } : {}),
       ...(b.feeRateBps !== undefined ? { feeRateBps: b.feeRateBps } : {}),
+      ...(b.feeSchedule !== undefined ? { feeSchedule: b.feeSchedule } : {}),
     });
     return reply.code(201).send(data.publicMarket(market));
   });
@@ -115,10 +116,10 @@ export function adminRoutes(app: FastifyInstance, ctx: EngineContext): void {
 
   app.put(
     '/admin/markets/:conditionId/fee-rate',
-    { ...base, preValidation: jsonNumber('feeRateBps'), schema: { tags: TAG, security: SECURITY, summary: "Set a market's taker fee rate (bps)", params: ResolveParams, body: FeeRateBody, response: { 200: PublicMarketSchema } } },
+    { ...base, preValidation: jsonNumber('feeRateBps'), schema: { tags: TAG, security: SECURITY, summary: "Set a market's fees: a base fee in bps (the schedule built from it) or a full fee schedule", params: ResolveParams, body: FeeRateBody, response: { 200: PublicMarketSchema } } },
     async (req) => {
       const { conditionId } = req.params as { conditionId: string };
-      return data.publicMarket(await ctx.markets.setFeeRate(conditionId, (req.body as { feeRateBps: number }).feeRateBps));
+      return data.publicMarket(await ctx.markets.setFees(conditionId, req.body as { feeRateBps?: number; feeSchedule?: unknown }));
     },
   );
 

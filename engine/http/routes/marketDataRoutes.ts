@@ -120,9 +120,9 @@ export function marketDataRoutes(app: FastifyInstance, ctx: EngineContext): void
     return { neg_risk: data.token((req.query as { token_id: string }).token_id).market.negRisk };
   });
 
-  app.get('/fee-rate', { schema: { tags: TAG, summary: 'Taker fee rate of the token’s market in bps (what a signed order’s feeRateBps must be at least)', querystring: FeeRateQuery } }, async (req) => {
+  app.get('/fee-rate', { schema: { tags: TAG, summary: 'Base fee of the token’s market in bps (what a signed V1 order’s feeRateBps must be at least; fills pay the market’s fee_schedule)', querystring: FeeRateQuery } }, async (req) => {
     const q = req.query as { token_id?: string };
-    // The taker fee rate of the token's market (decisions §9); without a token, the fee-free default.
+    // The base fee of the token's market (decisions §10: n for a schedule built from n bps, else rate × 10000); without a token, the fee-free default.
     if (q.token_id !== undefined && q.token_id !== '') return { base_fee: data.token(q.token_id).market.feeRateBps };
     return { base_fee: 0 };
   });

@@ -1,6 +1,19 @@
 /** Operator routes (decisions §7), authenticated with `Authorization: Bearer <operatorToken>`. */
 import { Type } from '@sinclair/typebox';
 
+const Rate = (description: string) => Type.Union([Type.String(), Type.Number()], { description });
+
+/** A fee schedule as the operator sends it: our wire form (decimal strings) or the public Gamma form (JSON numbers). */
+export const FeeScheduleInput = Type.Object(
+  {
+    rate: Rate('Taker fee rate 0..1, at most 6 decimals, e.g. "0.04"'),
+    exponent: Type.Optional(Type.Integer({ minimum: 0, maximum: 4, description: 'Exponent of p × (1 − p), default 1' })),
+    takerOnly: Type.Optional(Type.Boolean({ description: 'Must be true (the default): only takers pay' })),
+    rebateRate: Type.Optional(Rate("Maker's share of the fee-equivalent 0..1, default 0, e.g. \"0.25\"")),
+  },
+  { additionalProperties: false, description: 'Fee schedule (decisions §10): the taker pays shares × rate × (p × (1 − p))^exponent, rounded half-up to 5 decimals' },
+);
+
 export const CreateMarketBody = Type.Object(
   {
     question: Type.String({ description: 'The question, e.g. "Will it rain in Paris on 1 May?"' }),
@@ -11,7 +24,10 @@ export const CreateMarketBody = Type.Object(
     negRisk: Type.Optional(Type.Boolean({ description: 'default false' })),
     endDate: Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], description: 'ISO 8601 date or date-time' })),
     eventId: Type.Optional(Type.Integer({ minimum: 1, description: 'Existing event to join; default a fresh event id' })),
-    feeRateBps: Type.Optional(Type.Integer({ minimum: 0, maximum: 10000, description: 'Taker fee rate in basis points, default 0 (decisions §9)' })),
+    feeRateBps: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 10000, description: 'Base fee in basis points, default 0; alone it sets the schedule {rate: n/10000, exponent 1, takerOnly, rebateRate 0} (decisions §10)' }),
+    ),
+    feeSchedule: Type.Optional(FeeScheduleInput),
   },
   { additionalProperties: false },
 );
@@ -56,9 +72,13 @@ export const StatsResponse = Type.Object({
   writeBatcher: Type.Object({ transactions: Counter, writes: Counter, syncs: Counter, checkpoints: Counter, syncMs: Type.Number() }),
 });
 
+/** `PUT /admin/markets/{conditionId}/fee-rate`: a base fee in bps (the schedule built from it), a full schedule, or both. */
 export const FeeRateBody = Type.Object(
-  { feeRateBps: Type.Integer({ minimum: 0, maximum: 10000, description: 'Taker fee rate in basis points (100 = 1 %)' }) },
-  { additionalProperties: false },
+  {
+    feeRateBps: Type.Optional(Type.Integer({ minimum: 0, maximum: 10000, description: 'Base fee in basis points (100 = 1 %); alone it sets the schedule {rate: n/10000, exponent 1}' })),
+    feeSchedule: Type.Optional(FeeScheduleInput),
+  },
+  { additionalProperties: false, minProperties: 1 },
 );
 
 /** `PUT /admin/markets/{conditionId}/tick-size`: the market's new tick (resting orders stay where they are). */

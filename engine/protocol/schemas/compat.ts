@@ -23,10 +23,13 @@ export const ClobMarketInfoSchema = Type.Object(
     mts: Type.Number({ description: 'Minimum tick size (0.1, 0.01, 0.001 or 0.0001)' }),
     nr: Type.Boolean({ description: 'Neg risk' }),
     mos: Type.Number({ description: 'Minimum order size in shares' }),
-    fd: Type.Object({ r: Type.Number({ description: 'Platform fee rate (0: no fees here)' }), e: Type.Number({ description: 'Fee exponent (0)' }) }),
+    fd: Type.Object(
+      { r: Type.Number({ description: "Fee schedule rate (decisions §10), e.g. 0.04; 0 on a fee-free market" }), e: Type.Number({ description: 'Fee schedule exponent (0 on a fee-free market)' }) },
+      { description: 'Fee details: the taker pays shares × r × (p × (1 − p))^e' },
+    ),
     r: Type.Null({ description: 'Rewards: none on this exchange' }),
     mbf: Type.Integer({ description: 'Maker base fee, bps (0)' }),
-    tbf: Type.Integer({ description: 'Taker base fee, bps (0)' }),
+    tbf: Type.Integer({ description: 'Taker base fee, bps (GET /fee-rate base_fee)' }),
   },
   { description: 'Compact market info of GET /clob-markets/{condition_id} (clob-client-v2 getClobMarketInfo)' },
 );

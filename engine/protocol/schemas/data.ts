@@ -158,10 +158,12 @@ export const Position = Type.Object({
   cashPnl: N('currentValue − initialValue'),
   percentPnl: N('cashPnl / initialValue × 100; 0 when initialValue is 0'),
   totalBought: N('Lifetime shares acquired'),
-  realizedPnl: N('Σ over exits of qty × (exitPrice − avgPrice)'),
+  realizedPnl: N('Σ over exits of qty × (exitPrice − avgPrice), less the fees paid on exits and plus the maker rebates earned on them (decisions §10)'),
   percentRealizedPnl: N('(size × exitPrice − initialValue) / initialValue × 100; exitPrice = payout, else best bid, else curPrice'),
-  entryFeesUsdc: Type.Optional(N('Taker fees paid buying this token (present when non-zero); initialValue and avgPrice stay fee-exclusive')),
-  grossInitialValue: Type.Optional(N('initialValue + entryFeesUsdc (present when fees were paid)')),
+  entryFeesUsdc: Type.Optional(
+    N('Taker fees paid buying this token less the maker rebates earned buying it (decisions §10; negative when rebates exceed fees; present when non-zero); initialValue and avgPrice stay fee-exclusive'),
+  ),
+  grossInitialValue: Type.Optional(N('initialValue + entryFeesUsdc (present when fees or rebates were paid)')),
   curPrice: N('Payout if resolved, else midpoint, else last trade, else 0'),
   redeemable: B('Resolved and held'),
   mergeable: B('Both outcomes held, unresolved'),
@@ -227,7 +229,8 @@ export const Trade = Type.Object({
   outcomeIndex: I(),
   ...profileFields,
   transactionHash: S(),
-  fee: Type.Optional(N('Taker fee of this fill in collateral (decisions §9); present on a taker fill that paid one')),
+  fee: Type.Optional(N('Taker fee of this fill in collateral (decisions §10); present on a taker fill that paid one')),
+  rebate: Type.Optional(N("Maker rebate of this fill in collateral (decisions §10): the market's fee_schedule.rebateRate × the fill's fee-equivalent; present on a maker fill that earned one")),
 });
 export type TradeJson = Static<typeof Trade>;
 
@@ -246,7 +249,8 @@ export const Activity = Type.Object({
   ...marketFields,
   outcome: S(),
   ...profileFields,
-  fee: Type.Optional(N('Taker fee paid on this trade in collateral (decisions §9), present when non-zero; usdcSize stays fee-exclusive')),
+  fee: Type.Optional(N('Taker fee paid on this trade in collateral (decisions §10), present when non-zero; usdcSize stays fee-exclusive')),
+  rebate: Type.Optional(N('Maker rebate earned on this trade in collateral (decisions §10), present when non-zero; usdcSize stays rebate-exclusive')),
 });
 export type ActivityJson = Static<typeof Activity>;
 

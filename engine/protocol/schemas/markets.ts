@@ -14,6 +14,17 @@ export const PublicTokenSchema = Type.Object({
   winner: Type.Boolean({ description: 'True for the winning outcome once resolved' }),
 });
 
+/** A market's fee schedule (decisions §10), rates as decimal strings (FeeScheduleWire). */
+export const FeeScheduleWireSchema = Type.Object(
+  {
+    rate: Type.String({ description: 'Taker fee rate, e.g. "0.04": the taker pays shares × rate × (p × (1 − p))^exponent, rounded half-up to 5 decimals' }),
+    exponent: Type.Integer({ minimum: 0, maximum: 4, description: 'Exponent of p × (1 − p); 1 on every public market' }),
+    takerOnly: Type.Boolean({ description: 'True: only takers pay' }),
+    rebateRate: Type.String({ description: "Maker's share of the fill's fee-equivalent, paid by the exchange's fee account, e.g. \"0.25\"" }),
+  },
+  { description: 'Fee schedule (decisions §10)' },
+);
+
 export const PublicMarketSchema = Type.Object(
   {
     condition_id: Type.String({ description: '0x + 64 hex: keccak256(oracle ‖ questionId ‖ uint256(2))' }),
@@ -38,6 +49,7 @@ export const PublicMarketSchema = Type.Object(
     enable_order_book: Type.Boolean(),
     maker_base_fee: Type.Integer({ description: 'bps' }),
     taker_base_fee: Type.Integer({ description: 'bps' }),
+    fee_schedule: FeeScheduleWireSchema,
     rewards: Type.Object({ rates: Type.Null(), min_size: Type.Number(), max_spread: Type.Number() }),
     is_50_50_outcome: Type.Boolean(),
     icon: Type.String(),

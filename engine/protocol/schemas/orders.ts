@@ -246,7 +246,10 @@ export const TradeRecordSchema = Type.Object({
   side: SideSchema,
   size: Type.String(),
   fee_rate_bps: Type.String(),
-  fee: Type.Optional(Type.String({ description: 'Taker fee of this fill in collateral (decisions §9): rate × min(price, 1 − price) × size, rounded down' })),
+  fee: Type.Optional(
+    Type.String({ description: "The reader's fee on this fill in collateral (decisions §10): the taker pays size × rate × (p × (1 − p))^exponent of the market's fee_schedule, rounded half-up to 5 decimals; 0 for the maker" }),
+  ),
+  rebate: Type.Optional(Type.String({ description: "The maker's rebate on this fill (fee_schedule.rebateRate × the fill's fee-equivalent), on the maker's row when paid" })),
   price: Type.String({ description: "Execution price on the taker's token" }),
   status: Type.String({ description: 'CONFIRMED (settled immediately)' }),
   match_time: Type.String({ description: 'Unix seconds' }),

@@ -1,5 +1,6 @@
 import { fromBookPrice, toBookTerms, type MarketBook } from '../../book/types.js';
 import { formatUnits, ONE } from '../../protocol/amounts.js';
+import type { FeeSchedule } from '../../protocol/feeSchedule.js';
 import { takerFee } from '../fees/takerFee.js';
 
 /** What an order would fill right now, walking the opposite side of the book (own-token prices). */
@@ -24,9 +25,9 @@ export interface OrderQuote {
 
 /**
  * A pure preview of a marketable order on `book` (the matching engine's levels): which levels it takes,
- * up to `limit` (own-token micro-units; none = any price). Fees follow the taker-fee rule per level.
+ * up to `limit` (own-token micro-units; none = any price). Fees follow the market's fee schedule per level (decisions §10).
  */
-export function quoteOrder(book: MarketBook | undefined, o: { outcomeIndex: 0 | 1; side: 'BUY' | 'SELL'; size: bigint; limit?: bigint; feeRateBps: number }): OrderQuote {
+export function quoteOrder(book: MarketBook | undefined, o: { outcomeIndex: 0 | 1; side: 'BUY' | 'SELL'; size: bigint; limit?: bigint; feeSchedule: FeeSchedule }): OrderQuote {
   const takerSide = toBookTerms(o.outcomeIndex, o.side, 0).side;
   const levels = book?.levels(takerSide === 'bid' ? 'ask' : 'bid') ?? [];
   let left = o.size;
@@ -40,7 +41,7 @@ export function quoteOrder(book: MarketBook | undefined, o: { outcomeIndex: 0 | 
     if (o.limit !== undefined && (o.side === 'BUY' ? price > o.limit : price < o.limit)) break;
     const size = BigInt(l.size) < left ? BigInt(l.size) : left;
     cost += (price * size) / ONE;
-    fees += takerFee(o.feeRateBps, price, size);
+    fees += takerFee(o.feeSchedule, price, size);
     worst = price;
     left -= size;
     taken.push({ price: formatUnits(price), size: formatUnits(size) });

@@ -321,6 +321,7 @@ export class DataService {
         ...EMPTY_PROFILE,
         transactionHash: f.transactionHash,
         ...feeField(f.fee),
+        ...rebateField(f.rebate),
       };
     });
   }
@@ -353,6 +354,7 @@ export class DataService {
     const rows: Row[] = [];
     if (types.includes('TRADE')) {
       const fees = this.repo.feesByTrade(user);
+      const rebates = this.repo.rebatesByTrade(user);
       for (const r of this.repo.shareMovements(user, scope)) {
         if (r.kind !== 'trade' || !inWindow(r.timeMs) || r.delta === 0n) continue;
         const rowSide = r.side ?? (r.delta > 0n ? 'BUY' : 'SELL');
@@ -382,6 +384,7 @@ export class DataService {
             outcome: info.outcome(r.outcomeIndex),
             ...EMPTY_PROFILE,
             ...feeField(r.tradeId === null ? undefined : fees.get(r.tradeId)),
+            ...rebateField(r.tradeId === null ? undefined : rebates.get(r.tradeId)),
           },
         });
       }
@@ -491,7 +494,7 @@ export class DataService {
   }
 
   /** Replays a wallet's share movements (optionally of some markets) into average-cost positions. */
-  /** Taker fees the wallet paid, by token and side (feeKey). Realized PnL is net of the fees paid on exits. */
+  /** Net fees of the wallet (fees paid less rebates earned), by token and side (feeKey). Realized PnL is net of those on exits. */
   private feesByToken(user: string, conditionIds: readonly string[] | undefined): Map<string, bigint> {
     return new Map(this.repo.feesPaid(user, conditionIds).map((f) => [feeKey(f, f.side), f.fee]));
   }
@@ -548,6 +551,10 @@ function feeKey(p: { conditionId: string; outcomeIndex: number }, side: 'BUY' | 
 function entryFeeFields(fee: bigint | undefined, initialValue: bigint): { entryFeesUsdc?: number; grossInitialValue?: number } {
   if (fee === undefined || fee === 0n) return {};
   return { entryFeesUsdc: microToNumber(fee), grossInitialValue: microToNumber(initialValue + fee) };
+}
+
+function rebateField(rebate: bigint | undefined): { rebate?: number } {
+  return rebate === undefined || rebate === 0n ? {} : { rebate: microToNumber(rebate) };
 }
 
 function feeField(fee: bigint | undefined): { fee?: number } {

@@ -1,39 +1,99 @@
 import { ONE } from '../../protocol/amounts.js';
 import { ApiError } from '../../protocol/errors.js';
+import { feeScheduleFromBps, feeScheduleToWire, parseFeeSchedule, type FeeSchedule } from '../../protocol/feeSchedule.js';
 import { COLLATERAL, type LedgerEntry } from '../../store/balanceRepo.js';
 import { rejection, type Rejection } from '../orders/placementResult.js';
 
 /** Basis points in one whole (100 %). */
 export const BPS = 10_000n;
 const HALF = ONE / 2n;
+/** Fees are rounded to 5 decimals of collateral: steps of 10 micro-units (0.00001). */
+export const FEE_STEP = 10n;
 
 /**
- * Where taker fees go: a fixed exchange account, so collateral stays conserved (every micro-unit a taker
- * pays is credited here, in the same ledger). Not a wallet anybody holds the key of.
+ * Where taker fees go and maker rebates come from: a fixed exchange account, so collateral stays
+ * conserved (every micro-unit a taker pays is credited here, every rebate debited here, in the same
+ * ledger). Not a wallet anybody holds the key of.
  */
 export const FEE_COLLECTOR = '0x000000000000000000000000000000000000fee0';
 
 /**
- * The taker fee of one fill, in collateral micro-units, as the public exchange charges it:
- * fee = rate × min(price, 1 − price) × shares (decisions §9), with `price` the taker's execution price
- * on its own token. Rounding rule: DOWN (toward zero), per fill; the taker is never charged more than
- * the exact rate, and a fill too small to owe one micro-unit pays nothing.
+ * `share × size × rate × (p × (1 − p))^exponent` in micro-units of collateral, rounded half-up to 5
+ * decimals (decisions §10). `share` (micro-units of one) is 1 for the fee itself, `rebateRate` for the
+ * maker's rebate, so both are rounded once, from the exact product. All integer arithmetic: with every
+ * factor a micro-unit integer the exact value is `num / den`, and `⌊(num + q/2) / q⌋ × 10` with
+ * q = den × 10 is the half-up rounding to a multiple of 10 micro-units.
  */
-export function takerFee(feeRateBps: number, price: bigint, size: bigint): bigint {
-  if (feeRateBps <= 0 || size <= 0n) return 0n;
-  const edge = price < ONE - price ? price : ONE - price;
-  return (BigInt(feeRateBps) * edge * size) / (BPS * ONE);
+function scheduleAmount(s: FeeSchedule, share: bigint, price: bigint, size: bigint): bigint {
+  if (s.rate <= 0n || share <= 0n || size <= 0n) return 0n;
+  const curve = price > 0n && price < ONE ? price * (ONE - price) : 0n; // p(1 − p) in units of ONE²
+  let num = share * size * s.rate;
+  let den = ONE * ONE; // share and rate are micro-units of one
+  for (let i = 0; i < s.exponent; i++) {
+    num *= curve;
+    den *= ONE * ONE;
+  }
+  return roundHalfUp(num, den);
+}
+
+function roundHalfUp(num: bigint, den: bigint): bigint {
+  const q = den * FEE_STEP;
+  return ((num + q / 2n) / q) * FEE_STEP;
 }
 
 /**
- * The most a BUY with this limit price can pay in taker fees over `size` shares: it executes at prices
- * ≤ limit, where min(p, 1 − p) ≤ min(limit, ½). Summed per-fill fees (each rounded down) never exceed it,
- * so reserving it next to the limit cost makes the balance check cover the fee.
+ * The taker fee of one fill, in collateral micro-units (decisions §10): `size × rate × (p × (1 − p))^exponent`
+ * with `p` the taker's execution price on its own token, rounded half-up to 5 decimals (0.00001 is the
+ * smallest fee above zero). Charged per fill.
  */
-export function takerFeeBound(feeRateBps: number, limitPrice: bigint, size: bigint): bigint {
-  if (feeRateBps <= 0 || size <= 0n) return 0n;
-  const edge = limitPrice < HALF ? limitPrice : HALF;
-  return (BigInt(feeRateBps) * edge * size) / (BPS * ONE);
+export function takerFee(schedule: FeeSchedule, price: bigint, size: bigint): bigint {
+  return scheduleAmount(schedule, ONE, price, size);
+}
+
+/**
+ * The maker's rebate of one fill: `rebateRate` × the fill's fee-equivalent, rounded the same way (from
+ * the exact product, not from the rounded fee). p(1 − p) is the same on both tokens of a binary market,
+ * so the maker's price and the taker's give the same amount. Never more than the fill's fee (half-up
+ * rounding is monotone and rebateRate ≤ 1), so the fee account, credited with the fee first, never goes
+ * below zero.
+ */
+export function makerRebate(schedule: FeeSchedule, price: bigint, size: bigint): bigint {
+  return scheduleAmount(schedule, schedule.rebateRate, price, size);
+}
+
+/**
+ * The most a BUY with this limit price can pay in taker fees over `size` shares, split into at most
+ * `maxFills` fills (the resting orders it can meet; each is filled at most once by one taker order).
+ *
+ * Why it covers every outcome: every fill i executes at an own-token price p_i ≤ limit, and
+ * g(p) = (p(1 − p))^e rises on [0, ½] and is symmetric around ½, so g(p_i) ≤ g(m) with m = min(limit, ½).
+ * The exact fees x_i = s_i × rate × g(p_i) therefore sum to at most X = size × rate × g(m). Half-up
+ * rounding to steps of 10 micro-units adds at most 5 to a fill's fee, and a fill whose exact fee is
+ * below 5 pays 0, so each rounded fee f_i ≤ min(x_i + 5, 2 × x_i). Summed:
+ * Σ f_i ≤ X + min(X, 5 × maxFills). Rounded up to whole micro-units below. Exponent 0 (a flat
+ * `size × rate`) is the same argument with g = 1.
+ */
+export function takerFeeBound(schedule: FeeSchedule, limitPrice: bigint, size: bigint, maxFills = Number.POSITIVE_INFINITY): bigint {
+  if (schedule.rate <= 0n || size <= 0n) return 0n;
+  const m = limitPrice < HALF ? limitPrice : HALF;
+  const curve = m * (ONE - m);
+  let num = size * schedule.rate;
+  let den = ONE;
+  for (let i = 0; i < schedule.exponent; i++) {
+    num *= curve;
+    den *= ONE * ONE;
+  }
+  const exact = (num + den - 1n) / den; // ⌈X⌉
+  const rounding = Number.isFinite(maxFills) ? BigInt(Math.max(0, Math.ceil(maxFills))) * (FEE_STEP / 2n) : exact;
+  return exact + (rounding < exact ? rounding : exact);
+}
+
+/**
+ * The market's base fee in bps, what `GET /fee-rate` answers and a V1 order's signed `feeRateBps` must
+ * reach: `rate × 10000` rounded half-up (a schedule built from `n` bps gives back `n`).
+ */
+export function baseFeeBps(schedule: FeeSchedule): number {
+  return Number((schedule.rate * BPS + ONE / 2n) / ONE);
 }
 
 /** A fee rate the operator may set: an integer 0..10000 bps. */
@@ -47,9 +107,42 @@ export function checkedFeeRateBps(value: unknown): number {
 }
 
 /**
+ * A fee schedule the operator may set (decisions §10), the public Gamma form (JSON numbers) or ours
+ * (decimal strings). Makers pay nothing here: a schedule with `takerOnly: false` is refused rather than
+ * stored and ignored.
+ */
+export function checkedFeeSchedule(value: unknown): FeeSchedule {
+  const s = parseFeeSchedule(isFeeSchedule(value) ? feeScheduleToWire(value) : value);
+  if ('problem' in s) {
+    throw new ApiError('invalid_field', `${s.problem}; e.g. {"rate": "0.04", "exponent": 1, "takerOnly": true, "rebateRate": "0.25"}.`, { details: { field: 'feeSchedule' } });
+  }
+  if (!s.takerOnly) {
+    throw new ApiError('invalid_field', 'feeSchedule.takerOnly must be true: only takers pay fees on this exchange (makers may get a rebateRate share instead).', {
+      details: { field: 'feeSchedule' },
+    });
+  }
+  return s;
+}
+
+/** Already the in-memory form (bigint rates), e.g. a mirrored market's identity. */
+function isFeeSchedule(v: unknown): v is FeeSchedule {
+  return typeof v === 'object' && v !== null && typeof (v as { rate?: unknown }).rate === 'bigint' && typeof (v as { rebateRate?: unknown }).rebateRate === 'bigint';
+}
+
+/** The schedule and base fee a market gets from the operator's input: a full schedule wins, else `feeRateBps`, else none. */
+export function marketFees(input: { feeRateBps?: unknown; feeSchedule?: unknown }): { feeRateBps: number; feeSchedule: FeeSchedule } {
+  if (input.feeSchedule !== undefined) {
+    const feeSchedule = checkedFeeSchedule(input.feeSchedule);
+    return { feeRateBps: input.feeRateBps !== undefined ? checkedFeeRateBps(input.feeRateBps) : baseFeeBps(feeSchedule), feeSchedule };
+  }
+  const bps = checkedFeeRateBps(input.feeRateBps ?? 0);
+  return { feeRateBps: bps, feeSchedule: feeScheduleFromBps(bps) };
+}
+
+/**
  * The public service's rule for a signed order's feeRateBps: it authorises the fee, so it must be at
- * least the market's rate (the public clients sign GET /fee-rate's `base_fee`). A higher value is
- * accepted; the fee charged is always the market's rate.
+ * least the market's base fee (the public clients sign GET /fee-rate's `base_fee`). A higher value is
+ * accepted; the fee charged always follows the market's schedule.
  */
 export function feeRateRejection(signedFeeRateBps: string, marketFeeRateBps: number, tokenId: string): Rejection | undefined {
   const signed = /^\d{1,78}$/.test(signedFeeRateBps) ? BigInt(signedFeeRateBps) : -1n;
@@ -60,14 +153,28 @@ export function feeRateRejection(signedFeeRateBps: string, marketFeeRateBps: num
   );
 }
 
+type LedgerContext = Omit<LedgerEntry, 'address' | 'asset' | 'delta' | 'kind' | 'reason'>;
+
 /**
  * The two ledger rows of a fill's taker fee: the taker pays `fee` collateral, the fee collector receives
  * it (kind 'trade', reason 'FEE', tied to the trade). None when the fee is zero.
  */
-export function feeLedgerEntries(payer: string, fee: bigint, on: Omit<LedgerEntry, 'address' | 'asset' | 'delta' | 'kind' | 'reason'>): LedgerEntry[] {
+export function feeLedgerEntries(payer: string, fee: bigint, on: LedgerContext): LedgerEntry[] {
   if (fee <= 0n) return [];
   return [
     { ...on, address: payer, asset: COLLATERAL, delta: -fee, kind: 'trade', reason: 'FEE' },
     { ...on, address: FEE_COLLECTOR, asset: COLLATERAL, delta: fee, kind: 'trade', reason: 'FEE' },
+  ];
+}
+
+/**
+ * The two ledger rows of a maker's rebate: the fee collector pays `rebate`, the maker receives it (reason
+ * 'REBATE', tied to the trade and the maker's order). None when zero.
+ */
+export function rebateLedgerEntries(maker: string, rebate: bigint, on: LedgerContext): LedgerEntry[] {
+  if (rebate <= 0n) return [];
+  return [
+    { ...on, address: FEE_COLLECTOR, asset: COLLATERAL, delta: -rebate, kind: 'trade', reason: 'REBATE' },
+    { ...on, address: maker, asset: COLLATERAL, delta: rebate, kind: 'trade', reason: 'REBATE' },
   ];
 }

@@ -11,7 +11,10 @@ const CONDITION_ID = /^0x[0-9a-fA-F]{64}$/;
 /** Wire numbers are parsed from exact decimal strings, never computed in floating point. */
 const num = (micro: bigint): number => Number(formatUnits(micro));
 
-/** The compact market info of GET /clob-markets/{condition_id} (trading-api.md §12). No fees, no rewards here. */
+/**
+ * The compact market info of GET /clob-markets/{condition_id} (trading-api.md §12). `fd` is the fee
+ * schedule's rate and exponent (clob-client-v2 sizes market BUYs with them), `tbf` the base fee; no rewards.
+ */
 export function clobMarketInfo(m: Market): ClobMarketInfoJson {
   return {
     c: m.conditionId,
@@ -22,10 +25,10 @@ export function clobMarketInfo(m: Market): ClobMarketInfoJson {
     mts: num(m.tickSize),
     nr: m.negRisk,
     mos: num(m.minOrderSize),
-    fd: { r: 0, e: 0 },
+    fd: m.feeSchedule.rate === 0n ? { r: 0, e: 0 } : { r: num(m.feeSchedule.rate), e: m.feeSchedule.exponent },
     r: null,
     mbf: 0,
-    tbf: 0,
+    tbf: m.feeRateBps,
   };
 }
 

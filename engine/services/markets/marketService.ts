@@ -5,8 +5,8 @@ import { ApiError } from '../../protocol/errors.js';
 import { MarketRepo, type MarketRow } from '../../store/marketRepo.js';
 import type { Infra } from '../infra.js';
 import { prepareMarketOnChain, reportMarketOnChain } from './marketChain.js';
-import { checkedFeeRateBps } from '../fees/takerFee.js';
-import { feeScheduleToWire } from '../../protocol/feeSchedule.js';
+import { baseFeeBps, marketFees } from '../fees/takerFee.js';
+import { feeScheduleToWire, type FeeSchedule } from '../../protocol/feeSchedule.js';
 import type { PublicMarketIdentity } from '../mirror/mirrorTypes.js';
 
 /** A market of the registry. Amounts are bigint micro-units (6 decimals); token ids decimal uint256 strings. */
@@ -31,8 +31,13 @@ export interface CreateMarketInput {
   endDate?: string | null;
   /** Integer ≥ 1; omitted → a fresh event id. */
   eventId?: number;
-  /** Taker fee rate in basis points, 0..10000; default 0 (decisions §9). */
+  /**
+   * Base fee in basis points, 0..10000. Alone it makes the schedule `{rate: n/10000, exponent 1,
+   * takerOnly, no rebate}`; beside `feeSchedule` it is only the base fee V1 orders sign (decisions §10).
+   */
   feeRateBps?: number;
+  /** The fee schedule fills pay by (the public Gamma form or ours); default: no fee, or from `feeRateBps`. */
+  feeSchedule?: FeeSchedule | unknown;
 }
 
 export type PauseState = 'system_paused' | 'condition_paused' | null;
@@ -160,6 +165,7 @@ export class MarketService {
       mirrorSource: null,
       mirrorIdentity: null,
       mirrorFollowing: false,
+      feeSchedule: v.feeSchedule,
     };
     // Row first, chain second: the market exists (and trades) even if the chain is down; the condition
     // is prepared on chain now or on a later retry.
@@ -225,7 +231,9 @@ export class MarketService {
       acceptingOrders: true,
       chainPrepared: false,
       chainReported: false,
-      feeRateBps: 0,
+      // The public schedule as is; the base fee is what GET /fee-rate tells a V1 client to sign.
+      feeRateBps: baseFeeBps(identity.feeSchedule),
+      feeSchedule: identity.feeSchedule,
       mirrorSource: source,
       mirrorIdentity: JSON.stringify(wire),
       mirrorFollowing: true,
@@ -290,12 +298,21 @@ export class MarketService {
     await this.setPaused(conditionId, false);
   }
 
-  /** Changes a market's taker fee rate (operator); orders signed with a lower feeRateBps are refused from now on. */
-  async setFeeRate(conditionId: string, feeRateBps: number): Promise<Market> {
+  /**
+   * Changes a market's fees (operator): `{feeRateBps: n}` (the schedule built from n bps) or a full
+   * `{feeSchedule}` (its base fee `rate × 10000` unless `feeRateBps` is given too). Fills from now on pay
+   * the new schedule; V1 orders signed with a feeRateBps below the new base fee are refused from now on.
+   */
+  async setFees(conditionId: string, input: { feeRateBps?: unknown; feeSchedule?: unknown }): Promise<Market> {
     const m = this.requireMarket(conditionId);
-    const bps = checkedFeeRateBps(feeRateBps);
-    await this.ctx.writes.commit(() => this.repo.setFeeRate(m.conditionId, bps));
-    return this.replace({ ...m, feeRateBps: bps });
+    const fees = marketFees(input);
+    await this.ctx.writes.commit(() => this.repo.setFees(m.conditionId, fees.feeRateBps, fees.feeSchedule));
+    return this.replace({ ...m, ...fees });
+  }
+
+  /** `setFees` with only a base fee in bps (the schedule `{rate: n/10000, exponent 1, takerOnly, no rebate}`). */
+  setFeeRate(conditionId: string, feeRateBps: number): Promise<Market> {
+    return this.setFees(conditionId, { feeRateBps });
   }
 
   /**
@@ -459,7 +476,7 @@ export class MarketService {
       negRisk: input.negRisk === true,
       endDate,
       eventId: input.eventId,
-      feeRateBps: checkedFeeRateBps(input.feeRateBps ?? 0),
+      ...marketFees(input),
     };
   }
 }

@@ -1,5 +1,6 @@
 import { formatUnits } from '../../protocol/amounts.js';
 import type { MirrorStatus } from '../mirror/mirrorTypes.js';
+import { feeScheduleToWire, type FeeScheduleWire } from '../../protocol/feeSchedule.js';
 import type { Market } from './marketService.js';
 
 /** A token of a public market: one per outcome, by outcome index. */
@@ -37,6 +38,8 @@ export interface PublicMarket {
   enable_order_book: boolean;
   maker_base_fee: number;
   taker_base_fee: number;
+  /** What fills pay (decisions §10); `taker_base_fee` is the base fee V1 orders sign. */
+  fee_schedule: FeeScheduleWire;
   rewards: { rates: null; min_size: number; max_spread: number };
   is_50_50_outcome: boolean;
   icon: string;
@@ -84,6 +87,7 @@ export function publicMarket(m: Market, prices: [string, string], systemPaused: 
     enable_order_book: true,
     maker_base_fee: 0,
     taker_base_fee: m.feeRateBps,
+    fee_schedule: feeScheduleToWire(m.feeSchedule),
     rewards: { rates: null, min_size: 0, max_spread: 0 },
     is_50_50_outcome: false,
     icon: '',

@@ -1,4 +1,5 @@
 import type { OrderHandle } from '../../book/types.js';
+import type { FeeSchedule } from '../../protocol/feeSchedule.js';
 import type { OrderRow } from '../../store/orderRepo.js';
 
 /**
@@ -34,8 +35,10 @@ export interface TradableMarket {
   readonly winner: 0 | 1 | null;
   /** No new orders: a mirrored market closed upstream or no longer followed (decisions §10); absent = open. */
   readonly closed?: boolean;
-  /** Taker fee rate in basis points (decisions §9); absent = 0. */
+  /** Base fee in basis points, the least a V1 order's signed feeRateBps may be (decisions §10); absent = 0. */
   readonly feeRateBps?: number;
+  /** The schedule fills pay by (decisions §10); absent = no fee. */
+  readonly feeSchedule?: FeeSchedule;
 }
 
 /** Size still open on an order. */

@@ -12,6 +12,7 @@ import { accepted, rejected, type PlacementResult } from './placementResult.js';
 import { publicOrder } from './publicOrder.js';
 import { isRejection, signingDigestOf, validateOrder, type ValidationDeps } from './validateOrder.js';
 import { feeRateRejection, takerFeeBound } from '../fees/takerFee.js';
+import { NO_FEE } from '../../protocol/feeSchedule.js';
 import { canonicalTokenId, expiryDeadline } from './tradingState.js';
 import type { TradingState } from './tradingState.js';
 import type { OrderSettlement } from './orderSettlement.js';
@@ -191,8 +192,10 @@ export class OrderPlacement {
     }
 
     const asset = v.side === 'BUY' ? COLLATERAL : v.tokenId;
-    // A BUY that takes pays the taker fee on top of its cost: hold back the most it can owe (takerFee.ts).
-    const need = v.side === 'BUY' ? v.makerAmount + takerFeeBound(feeRate, v.price, v.size) : v.size;
+    // A BUY that takes pays the taker fee on top of its cost: hold back the most it can owe (takerFee.ts),
+    // over at most one fill per order now resting on the book.
+    const maxFills = this.s.bookOf(v.market.conditionId).book.orderCount;
+    const need = v.side === 'BUY' ? v.makerAmount + takerFeeBound(v.market.feeSchedule ?? NO_FEE, v.price, v.size, maxFills) : v.size;
     const available = this.s.sheet.available(v.maker, asset);
     let warning: { code: 'INVALID_ORDER_NOT_ENOUGH_BALANCE'; message: string } | undefined;
     if (need > available) {

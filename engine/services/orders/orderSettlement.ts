@@ -6,7 +6,9 @@ import type { OrderDeps } from './orderDeps.js';
 import { buyReservationFor, remainingOf, reservedAssetOf, type LiveOrder } from './liveOrder.js';
 import { isPublicMarket } from './publicDepth.js';
 import { settleFill } from './settleFill.js';
-import { feeLedgerEntries, takerFee } from '../fees/takerFee.js';
+import { feeLedgerEntries, rebateLedgerEntries } from '../fees/takerFee.js';
+import { fillFees } from '../fees/fillFees.js';
+import { NO_FEE } from '../../protocol/feeSchedule.js';
 import type { TradingState } from './tradingState.js';
 
 /**
@@ -34,10 +36,17 @@ export class OrderSettlement {
     // The public-market side of a mirrored market's fill is unlimited: no balance, no fee, no ledger, no order to update (decisions §10).
     const publicTaker = isPublicMarket(taker.maker);
     const publicMaker = isPublicMarket(maker.maker);
-    const fee = publicTaker ? 0n : takerFee(this.ctx.markets.byCondition(taker.conditionId)?.feeRateBps ?? 0, takerPrice, size);
-    const entries: LedgerEntry[] = publicTaker ? [] : feeLedgerEntries(taker.maker, fee, {
-      time: now, conditionId: taker.conditionId, outcomeIndex: taker.outcomeIndex, side: taker.side, price: takerPrice, tradeId, orderId: taker.id, transactionHash: txHash,
+    const { fee, rebate } = fillFees(this.ctx.markets.byCondition(taker.conditionId)?.feeSchedule ?? NO_FEE, {
+      takerSide: taker.side, takerPrice, size, takerCollateral: s.takerCollateral, publicTaker, publicMaker,
     });
+    const entries: LedgerEntry[] = [
+      ...feeLedgerEntries(taker.maker, fee, {
+        time: now, conditionId: taker.conditionId, outcomeIndex: taker.outcomeIndex, side: taker.side, price: takerPrice, tradeId, orderId: taker.id, transactionHash: txHash,
+      }),
+      ...rebateLedgerEntries(maker.maker, rebate, {
+        time: now, conditionId: maker.conditionId, outcomeIndex: maker.outcomeIndex, side: maker.side, price: makerPrice, tradeId, orderId: maker.id, transactionHash: txHash,
+      }),
+    ];
     for (const e of entries) this.s.sheet.add(e.address, e.asset, e.delta);
     for (const m of s.moves) {
       if (isPublicMarket(m.address)) continue;
@@ -99,6 +108,7 @@ export class OrderSettlement {
       takerFeeRateBps: taker.feeRateBps,
       makerFeeRateBps: maker.feeRateBps,
       fee,
+      makerRebate: rebate,
       transactionHash: txHash,
     };
     this.s.rememberLastTrade(trade);

@@ -142,6 +142,7 @@ function publicPrint(market: TradableMarket, taker: LiveOrder, id: string, price
     takerFeeRateBps: '0',
     makerFeeRateBps: '0',
     fee: 0n,
+    makerRebate: 0n,
     transactionHash: txHash,
   };
 }

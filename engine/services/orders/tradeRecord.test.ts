@@ -26,6 +26,7 @@ const row: TradeRow = {
   takerFeeRateBps: '200',
   makerFeeRateBps: '0',
   fee: 100_000n,
+  makerRebate: 0n,
   transactionHash: '0x' + '11'.repeat(32),
 };
 

@@ -28,8 +28,10 @@ export interface TradeRecord {
   side: TradeRow['takerSide'];
   size: string;
   fee_rate_bps: string;
-  /** Fee of this fill paid by the reader, collateral: the taker fee on the taker's row, 0 on the maker's (decisions §9). */
+  /** Fee of this fill paid by the reader, collateral: the taker fee on the taker's row, 0 on the maker's (decisions §10). */
   fee: string;
+  /** The maker's rebate on this fill (decisions §10), on the maker's row when the market pays one. */
+  rebate?: string;
   price: string;
   status: 'CONFIRMED';
   match_time: string;
@@ -82,9 +84,11 @@ export function toTradeRecord(t: TradeRow, outcomes: readonly [string, string] |
   const asMaker = viewer !== undefined && viewer === t.makerOwner && viewer !== t.takerOwner;
   return {
     ...tradeWireFields(t, label),
-    // The reader's own fee: a maker's row shows the maker's rate and pays no fee (only takers pay, decisions §9).
+    // The reader's own fee: a maker's row shows the maker's rate and pays no fee (only takers pay, decisions §10),
+    // but may earn a rebate.
     fee_rate_bps: asMaker ? t.makerFeeRateBps : t.takerFeeRateBps,
     fee: asMaker ? '0' : formatUnits(t.fee),
+    ...(asMaker && t.makerRebate > 0n ? { rebate: formatUnits(t.makerRebate) } : {}),
     status: 'CONFIRMED',
     match_time: seconds,
     last_update: seconds,

@@ -6,6 +6,7 @@ import { m005 } from './005_relayer.js';
 import { m006 } from './006_orders_without_random_keys.js';
 import { m008 } from './008_market_fee_rate.js';
 import { m010 } from './010_paper_sessions.js';
+import { m011 } from './011_fee_schedule.js';
 import { m012 } from './012_mirrored_markets.js';
 
 export interface Migration {
@@ -15,4 +16,4 @@ export interface Migration {
 }
 
 /** Every schema change, in order. A migration, once released, is never edited: add the next number. */
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m008, m010, m012].filter((m) => m.sql.trim() !== '');
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m008, m010, m011, m012].filter((m) => m.sql.trim() !== '');
