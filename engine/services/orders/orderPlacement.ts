@@ -74,6 +74,11 @@ export class OrderPlacement {
     deps.nowMs = now;
     const v = validateOrder(identity, body, deps);
     if (isRejection(v)) return rejected(v.code, v.message);
+    const keys = this.s.duplicateKeys();
+    const twin = keys.get('d:' + v.digest) ?? keys.get('s:' + v.maker + ':' + v.salt) ?? [...this.s.delayed].find(([, digest]) => digest === v.digest)?.[0];
+    if (twin !== undefined) {
+      return rejected('INVALID_ORDER_DUPLICATED', `order is invalid. Duplicated. Same order (digest ${v.digest}, or maker ${v.maker} with salt ${v.salt}) has already been placed as ${twin}, can't be placed again; sign a new order with a fresh salt.`);
+    }
     const id = this.s.ids.next(now);
     this.s.delayed.set(id, v.digest);
     void this.s.latency

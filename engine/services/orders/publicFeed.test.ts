@@ -320,6 +320,25 @@ describe('the public layer of a mirrored market', () => {
       });
     }
 
+    it('ignores malformed public events (prices outside (0, 1), sizes not whole micro-units or negative) without a crash', async () => {
+      await h.orders.applyPublic(m.conditionId, [snap([[40, 10]], [[60, 10]])]);
+      const bad = [
+        { kind: 'level', side: 'bid', price: 0, size: sh(5) },
+        { kind: 'level', side: 'bid', price: 1_000_000, size: sh(5) },
+        { kind: 'level', side: 'ask', price: c(70), size: -1 },
+        { kind: 'level', side: 'ask', price: c(70), size: 0.5 },
+        { kind: 'level', side: 'ask', price: Number.NaN, size: sh(1) },
+        { kind: 'level', side: 'middle', price: c(70), size: sh(1) },
+        { kind: 'print', aggressor: 'ask', price: -c(40), size: sh(100) },
+        { kind: 'print', aggressor: 'ask', price: c(40), size: Infinity },
+        null,
+        { kind: 'snapshot', bids: 'none', asks: [] },
+        { kind: 'snapshot', bids: [{ price: 2_000_000, size: sh(1) }, null], asks: [{ price: c(60), size: sh(10) }] },
+      ] as unknown as PublicBookEvent[];
+      await h.orders.applyPublic(m.conditionId, bad);
+      assert.deepEqual([levelsOf(h, m, 'bid'), levelsOf(h, m, 'ask')], [[], [[60, 10]]], 'only the valid part of the snapshot applied');
+    });
+
     it('a resolved market takes no public depth any more', async () => {
       await h.orders.applyPublic(m.conditionId, [snap([[40, 10]], [[60, 10]])]);
       m.winner = 0;
@@ -420,7 +439,7 @@ describe('fill latency on a mirrored market', () => {
     });
   }
 
-  it('on a stepped clock an order that fails its checks is refused at once, not delayed', async () => {
+  it('on a stepped clock an order that fails its checks, or twins a delayed one, is refused at once, not delayed', async () => {
     const clock = new SteppedClock(T0);
     const h = await makeHarness({ clock, config: { latencyMs: 100 } });
     try {
@@ -429,6 +448,10 @@ describe('fill latency on a mirrored market', () => {
       const r = await place(h, m, { cents: 50, shares: 1, type: 'FAK' });
       assert.equal(r.error_code, 'INVALID_ORDER_MIN_SIZE');
       assert.equal(clock.nextAlarm(), undefined);
+      await h.orders.creditCollateral(A.address, units(1000), 'test');
+      const body = await signedBody(alice, { market: m, side: 'BUY', price: 500_000n, size: units(5), orderType: 'FAK' });
+      assert.equal((await h.orders.place(A, body)).status, 'delayed');
+      assert.equal((await h.orders.place(A, body)).error_code, 'INVALID_ORDER_DUPLICATED', 'a twin of a delayed order');
     } finally {
       h.cleanup();
     }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { PRICE_ONE, type BookSide } from '../../book/types.js';
 import { ApiError } from '../../protocol/errors.js';
 import type { OrderWrite } from '../../store/orderWrites.js';
-import type { PublicBookEvent } from '../mirror/mirrorTypes.js';
+import type { PublicBookEvent, PublicLevel } from '../mirror/mirrorTypes.js';
 import type { LiveOrder, TradableMarket } from './liveOrder.js';
 import type { TradeRow } from '../../store/tradeRepo.js';
 import type { OrderDeps } from './orderDeps.js';
@@ -41,9 +41,9 @@ export class PublicFeed {
     let fills = 0;
     let changed = false;
     for (const e of events) {
-      switch (e.kind) {
+      switch (e?.kind) {
         case 'snapshot':
-          depth.snapshot(e.bids.filter((l) => isLevel(l.price, l.size)), e.asks.filter((l) => isLevel(l.price, l.size)));
+          depth.snapshot(validLevels(e.bids), validLevels(e.asks));
           changed = true;
           break;
         case 'level':
@@ -145,6 +145,10 @@ function publicPrint(market: TradableMarket, taker: LiveOrder, id: string, price
     makerRebate: 0n,
     transactionHash: txHash,
   };
+}
+
+function validLevels(levels: unknown): PublicLevel[] {
+  return Array.isArray(levels) ? levels.filter((l: PublicLevel | null) => l !== null && typeof l === 'object' && isLevel(l.price, l.size)) : [];
 }
 
 function isSide(v: unknown): v is BookSide {
