@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { bookHashOf } from '../engine/protocol/bookHash.js';
 import { ONE, formatUnits, parseUnits } from '../engine/protocol/amounts.js';
+import type { TapeEntry } from '../engine/services/mirror/mirrorTypes.js';
+import { createInterimMarketDecoder as decoderFor } from '../engine/services/tapes/interimMarketDecoder.js';
 import { SyntheticPublicMarkets, startMirrorUpstream } from './mirrorUpstream.js';
+import { syntheticIdentity } from './mirrorTape.js';
 
 /** The §2.3 hash recomputed from a book's fields in the server's key order (what a verifying client does). */
 function rehash(b: Record<string, unknown>): string {
@@ -86,4 +89,39 @@ test('the upstream serves verifying books over REST and in the WebSocket initial
   } finally {
     await up.close();
   }
+});
+
+test('the mirror decoder reads every synthetic frame without a problem or a resync, and its outcome-0 book follows the generator', () => {
+  const g = new SyntheticPublicMarkets({ seed: 4, markets: 1, nowMs: 1_000 });
+  const m = g.markets[0]!;
+  const decoder = decoderFor(syntheticIdentity(m));
+  const bids = new Map<number, number>();
+  const asks = new Map<number, number>();
+  let prints = 0;
+  const feed = (entry: TapeEntry) => {
+    const r = decoder.decode(entry);
+    assert.deepEqual(r.problems, [], JSON.stringify(entry).slice(0, 200));
+    assert.equal(r.needsResync, false);
+    for (const e of r.events) {
+      if (e.kind === 'snapshot') {
+        bids.clear();
+        asks.clear();
+        for (const l of e.bids) bids.set(l.price, l.size);
+        for (const l of e.asks) asks.set(l.price, l.size);
+      } else if (e.kind === 'level') {
+        const side = e.side === 'bid' ? bids : asks;
+        if (e.size === 0) side.delete(e.price);
+        else side.set(e.price, e.size);
+      } else if (e.kind === 'print') prints++;
+    }
+  };
+  feed({ t: 1_000, e: g.bookEvent(m, 0) });
+  feed({ t: 1_000, e: g.bookEvent(m, 1) });
+  feed({ t: 1_001, resync: g.bookSummary(m, 0) });
+  feed({ t: 1_002, market: g.marketInfo(m) });
+  for (let i = 0; i < 1_000; i++) for (const f of g.next(2_000 + i)) feed({ t: 2_000 + i, e: f.event });
+  const sorted = (x: Map<number, number>) => [...x].sort((a, b) => a[0] - b[0]);
+  assert.deepEqual(sorted(bids), sorted(m.bids));
+  assert.deepEqual(sorted(asks), sorted(m.asks));
+  assert.ok(prints > 100, `${prints} prints, one per match`);
 });
