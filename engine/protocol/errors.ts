@@ -37,6 +37,10 @@ export const ERRORS = {
   tape_unreadable: { status: 400, message: 'The file is not a tape this engine reads (docs/tapes.md: gzip JSON lines, a version 1 header first).' },
   replay_not_found: { status: 404, message: 'No replay has this id. Start one with POST /admin/replays.' },
 
+  // mirrors of public markets (decisions §10)
+  mirror_not_found: { status: 404, message: 'No public market matches this slug, condition id or URL. Search with GET /admin/mirrors/search?q=<words> and mirror a result by its condition id.' },
+  upstream_unavailable: { status: 502, message: 'The public market service did not answer usably (down, slow, rate-limited or malformed). Check the --upstream-clob, --upstream-gamma and --upstream-ws URLs and the network, then retry.' },
+
   // orders (interface §7, decisions §3)
   owner_address_mismatch: { status: 400, message: 'owner must equal the SERVICE_ADDRESS header.' },
   invalid_batch_size: { status: 400, message: 'batch supports at most 15 orders' },

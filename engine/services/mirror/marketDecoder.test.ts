@@ -1,0 +1,204 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { bookHashOf } from '../../protocol/bookHash.js';
+import { NO_FEE } from '../../protocol/feeSchedule.js';
+import { createMarketDecoder } from './marketDecoder.js';
+import type { DecodeResult, PublicBookEvent, PublicMarketIdentity, TapeEntry } from './mirrorTypes.js';
+import { identityFromClob } from './upstream/publicIdentity.js';
+
+type Obj = Record<string, unknown>;
+/** Frames captured from this project's engine in the polymarket profile (see the fixture's note). */
+const capture = JSON.parse(readFileSync(new URL('./fixtures/upstreamCapture.json', import.meta.url), 'utf8')) as { market: Obj; book: Obj; frames: unknown[] };
+const built = identityFromClob(capture.market, NO_FEE);
+if ('problem' in built) throw new Error(built.problem);
+const identity: PublicMarketIdentity = built;
+const [YES, NO] = identity.tokenIds;
+const CID = identity.conditionId;
+const events = capture.frames.flatMap((f) => (Array.isArray(f) ? f : [f])) as Obj[];
+const firstOf = (type: string, asset = YES) => events.find((e) => e.event_type === type && (e.asset_id === asset || (e.price_changes as Obj[] | undefined)?.[0]?.asset_id === asset))!;
+
+function run(entries: TapeEntry[], id = identity): DecodeResult[] {
+  const d = createMarketDecoder(id);
+  return entries.map((e) => d.decode(e));
+}
+const e = (ev: unknown, t = 1): TapeEntry => ({ t, e: ev });
+
+/** A book in the GET /book key order with its py-clob-client hash. */
+function hashedBook(over: Obj = {}): Obj {
+  const b: Obj = { market: CID, asset_id: YES, timestamp: '1000', hash: '', bids: [{ price: '0.3', size: '10' }, { price: '0.4', size: '20' }], asks: [{ price: '0.6', size: '5' }, { price: '0.5', size: '7' }], min_order_size: '5', tick_size: '0.01', neg_risk: false, last_trade_price: '0.45', ...over };
+  return { ...b, hash: bookHashOf(b) };
+}
+
+describe('the market decoder', () => {
+  it('decodes the captured GET /book answer into a snapshot, best level first, after checking its hash', () => {
+    const [r] = run([{ t: 1, resync: capture.book }]);
+    assert.deepEqual(r!.problems, []);
+    assert.equal(r!.needsResync, false);
+    const snap = r!.events[0] as Extract<PublicBookEvent, { kind: 'snapshot' }>;
+    assert.equal(snap.kind, 'snapshot');
+    const wireBids = (capture.book.bids as Array<{ price: string }>).map((l) => Math.round(Number(l.price) * 1e6));
+    assert.deepEqual(snap.bids.map((l) => l.price), [...wireBids].sort((a, b) => b - a));
+    assert.ok(snap.asks.every((l, i) => i === 0 || l.price > snap.asks[i - 1]!.price), 'asks ascending');
+    assert.ok(snap.bids.every((l) => Number.isSafeInteger(l.size) && l.size > 0));
+  });
+
+  it('decodes the captured WS book then price_change deltas as levels on the outcome-0 book', () => {
+    const book = events.find((x) => x.event_type === 'book' && x.asset_id === YES)!;
+    const change = firstOf('price_change');
+    const [b, c, tampered] = run([e(book), e(change), e({ ...book, bids: [...(book.bids as Obj[]).slice(1)] })]);
+    assert.deepEqual(b!.problems, []);
+    assert.equal(tampered!.needsResync, true, 'the same book less one level no longer matches its hash');
+    assert.equal(b!.events.at(-1)!.kind, 'snapshot');
+    assert.deepEqual(c!.problems, []);
+    const rows = (change.price_changes as Obj[]).filter((r) => r.asset_id === YES);
+    assert.deepEqual(
+      c!.events,
+      rows.map((r) => ({ kind: 'level', side: r.side === 'BUY' ? 'bid' : 'ask', price: Math.round(Number(r.price) * 1e6), size: Math.round(Number(r.size) * 1e6) })),
+    );
+  });
+
+  it('ignores the outcome-1 book and outcome-1 price changes (the mirror image)', () => {
+    const noBook = events.find((x) => x.event_type === 'book' && x.asset_id === NO)!;
+    const noChange = firstOf('price_change', NO);
+    const [b, c] = run([e(noBook), e(noChange)]);
+    assert.deepEqual(b, { events: [], problems: [], needsResync: false });
+    assert.deepEqual(c!.events, []);
+  });
+
+  it('emits one print per captured match: the outcome-0 print kept, its outcome-1 twin dropped', () => {
+    const prints = events.filter((x) => x.event_type === 'last_trade_price');
+    const out = run(prints.map((p) => e(p))).flatMap((r) => r.events);
+    const yesPrints = prints.filter((p) => p.asset_id === YES);
+    assert.equal(out.length, yesPrints.length);
+    assert.deepEqual(
+      out,
+      yesPrints.map((p) => ({ kind: 'print', aggressor: p.side === 'BUY' ? 'bid' : 'ask', price: Math.round(Number(p.price) * 1e6), size: Math.round(Number(p.size) * 1e6) })),
+    );
+  });
+
+  it('converts an outcome-1 print that arrives first (1 − p, taker side flipped) and drops the outcome-0 twin after it', () => {
+    const pair = events.filter((x) => x.event_type === 'last_trade_price').slice(0, 2);
+    const [no, yes] = pair[0]!.asset_id === NO ? [pair[0]!, pair[1]!] : [pair[1]!, pair[0]!];
+    const [first, second] = run([e(no), e(yes)]);
+    assert.deepEqual(first!.events, [{ kind: 'print', aggressor: yes.side === 'BUY' ? 'bid' : 'ask', price: Math.round(Number(yes.price) * 1e6), size: Math.round(Number(yes.size) * 1e6) }]);
+    assert.deepEqual(second!.events, []);
+  });
+
+  it('keeps two outcome-0 prints of one transaction (one taker, two makers)', () => {
+    const p = { event_type: 'last_trade_price', asset_id: YES, market: CID, price: '0.4', size: '10', side: 'BUY', fee_rate_bps: '0', timestamp: '5', transaction_hash: '0xabc' };
+    const out = run([e(p), e({ ...p, price: '0.41' })]).flatMap((r) => r.events);
+    assert.equal(out.length, 2);
+  });
+
+  it('reads the pre-2025-09-15 price_change form (one asset, changes[])', () => {
+    const old = { event_type: 'price_change', asset_id: YES, market: CID, hash: 'x', timestamp: '2000', changes: [{ price: '0.45', side: 'BUY', size: '12.5' }, { price: '0.55', side: 'SELL', size: '0' }] };
+    const [, r] = run([{ t: 1, resync: hashedBook() }, e(old)]);
+    assert.deepEqual(r!.events, [
+      { kind: 'level', side: 'bid', price: 450_000, size: 12_500_000 },
+      { kind: 'level', side: 'ask', price: 550_000, size: 0 },
+    ]);
+  });
+
+  it('sorts a resync book explicitly whatever its order', () => {
+    const shuffled = hashedBook({ bids: [{ price: '0.4', size: '20' }, { price: '0.3', size: '10' }] });
+    const [r] = run([{ t: 1, resync: shuffled }]);
+    assert.deepEqual(r!.events, [{ kind: 'snapshot', bids: [{ price: 400_000, size: 20_000_000 }, { price: 300_000, size: 10_000_000 }], asks: [{ price: 500_000, size: 7_000_000 }, { price: 600_000, size: 5_000_000 }] }]);
+  });
+
+  it('turns tick_size_change into one tick event (per market, not per token) and drops deltas until the next snapshot', () => {
+    const tc = (asset: string) => ({ event_type: 'tick_size_change', asset_id: asset, market: CID, old_tick_size: '0.01', new_tick_size: '0.001', timestamp: '3000' });
+    const delta = { event_type: 'price_change', market: CID, timestamp: '3001', price_changes: [{ asset_id: YES, price: '0.455', size: '3', side: 'BUY' }] };
+    const [, t0, t1, d, s, d2] = run([{ t: 1, resync: hashedBook() }, e(tc(YES)), e(tc(NO)), e(delta), { t: 2, resync: hashedBook({ timestamp: '3002', tick_size: '0.001' }) }, e({ ...delta, timestamp: '3003' })]);
+    assert.deepEqual(t0!.events, [{ kind: 'tick', tickSize: 1_000 }]);
+    assert.equal(t0!.needsResync, true);
+    assert.deepEqual(t1!.events, []);
+    assert.deepEqual(d!.events, []);
+    assert.equal(d!.needsResync, true);
+    assert.equal(s!.events[0]!.kind, 'snapshot');
+    assert.deepEqual(d2!.events, [{ kind: 'level', side: 'bid', price: 455_000, size: 3_000_000 }]);
+  });
+
+  it('resolves from market_resolved and from a CLOB market with a winner token, once', () => {
+    const resolvedEv = { event_type: 'market_resolved', id: '1', market: CID, assets_ids: [YES, NO], winning_asset_id: NO, winning_outcome: 'No', timestamp: '9' };
+    const [a, b] = run([e(resolvedEv), e(resolvedEv)]);
+    assert.deepEqual(a!.events, [{ kind: 'resolved', winner: 1 }]);
+    assert.deepEqual(b!.events, []);
+    const tokens = (capture.market.tokens as Obj[]).map((tk, i) => ({ ...tk, winner: i === 0 }));
+    const [c] = run([{ t: 1, market: { ...capture.market, closed: true, accepting_orders: false, tokens } }]);
+    assert.deepEqual(c!.events, [{ kind: 'resolved', winner: 0 }]);
+  });
+
+  it('says closed once when the CLOB market stops accepting orders, even when it still says accepting (closed wins)', () => {
+    const [a, b] = run([{ t: 1, market: capture.market }, { t: 2, market: { ...capture.market, accepting_orders: false } }]);
+    assert.deepEqual(a!.events, []);
+    assert.deepEqual(b!.events, [{ kind: 'closed' }]);
+    const [c, d] = run([{ t: 1, market: { ...capture.market, closed: true, accepting_orders: true } }, { t: 2, market: { ...capture.market, closed: true } }]);
+    assert.deepEqual(c!.events, [{ kind: 'closed' }]);
+    assert.deepEqual(d!.events, []);
+  });
+
+  it('infers a winner from a closed Gamma market whose prices are 1 and 0 (reference §4)', () => {
+    const [r] = run([{ t: 1, market: { conditionId: CID, closed: true, outcomePrices: '["0", "1"]' } }]);
+    assert.deepEqual(r!.events, [{ kind: 'resolved', winner: 1 }]);
+    const [s] = run([{ t: 1, market: { conditionId: CID, closed: true, outcomePrices: '["0.5", "0.5"]' } }]);
+    assert.deepEqual(s!.events, [{ kind: 'closed' }]);
+  });
+
+  it('drops a price_change that arrives before any snapshot and asks for a resync', () => {
+    const [r] = run([e(firstOf('price_change'))]);
+    assert.deepEqual(r!.events, []);
+    assert.equal(r!.needsResync, true);
+  });
+
+  it('drops a delta older than the snapshot silently (already in it) and an out-of-order one with a resync', () => {
+    const delta = (ts: string) => ({ event_type: 'price_change', market: CID, timestamp: ts, price_changes: [{ asset_id: YES, price: '0.45', size: '3', side: 'BUY' }] });
+    const [, older, newer, backwards] = run([{ t: 1, resync: hashedBook({ timestamp: '5000' }) }, e(delta('4000')), e(delta('6000')), e(delta('5500'))]);
+    assert.deepEqual(older, { events: [], problems: [], needsResync: false });
+    assert.equal(newer!.events.length, 1);
+    assert.deepEqual(backwards!.events, []);
+    assert.equal(backwards!.needsResync, true);
+    assert.match(backwards!.problems[0]!, /out of order/);
+  });
+
+  /** [what, event, problem, needsResync, the rest of the book still decodes] */
+  const bad: Array<[string, unknown, RegExp, boolean?, boolean?]> = [
+    ['a book whose hash lies', { ...hashedBook(), hash: 'deadbeef' }, /hash deadbeef does not match/, true],
+    ['a crossed book', hashedBook({ bids: [{ price: '0.6', size: '1' }] }), /crossed book/, true],
+    ['a book level priced 1.5', hashedBook({ bids: [{ price: '1.5', size: '1' }] }), /outside \(0, 1\)/, false, true],
+    ['an off-tick book level', hashedBook({ bids: [{ price: '0.305', size: '1' }] }), /off the 0.01 tick/, false, true],
+    ['a negative size', hashedBook({ asks: [{ price: '0.6', size: '-5' }] }), /size "-5" is not a non-negative decimal/, false, true],
+    ['a number where a decimal string belongs', hashedBook({ bids: [{ price: 0.3, size: '1' }] }), /must be \{price: string, size: string\}/, false, true],
+    ['an unknown asset', { ...hashedBook(), asset_id: '123' }, /unknown asset 123/],
+    ['a non-JSON frame', 'hello', /non-JSON/],
+    ['an array of events', [hashedBook()], /an array of events/],
+    ['an event of another market', { ...hashedBook(), market: '0x' + '1'.repeat(64) }, /another market/],
+    ['an event with no event_type', { asset_id: YES }, /without a string event_type/],
+    ['an unknown event_type', { event_type: 'mystery', market: CID }, /unknown event_type mystery/],
+    ['a print priced 1.5', { event_type: 'last_trade_price', asset_id: YES, market: CID, price: '1.5', size: '1', side: 'BUY', timestamp: '1' }, /outside \(0, 1\)/],
+    ['a print of size 0', { event_type: 'last_trade_price', asset_id: YES, market: CID, price: '0.5', size: '0', side: 'BUY', timestamp: '1' }, /positive decimal/],
+    ['a print with side HOLD', { event_type: 'last_trade_price', asset_id: YES, market: CID, price: '0.5', size: '1', side: 'HOLD', timestamp: '1' }, /BUY or SELL/],
+    ['a tick change to 2', { event_type: 'tick_size_change', asset_id: YES, market: CID, new_tick_size: '2', timestamp: '1' }, /not a decimal in \(0, 1\)/],
+    ['a resolution for a stranger', { event_type: 'market_resolved', market: CID, winning_asset_id: '42', winning_outcome: 'Maybe' }, /not an outcome/],
+    ['a price_change with a timestamp number', { event_type: 'price_change', market: CID, timestamp: 12, price_changes: [] }, /not unix ms text/],
+  ];
+  for (const [what, ev, problem, resync, keepsBook] of bad) {
+    it(`reports ${what} as a problem without throwing or emitting it`, () => {
+      const entry: TapeEntry = ev !== null && typeof ev === 'object' && 'bids' in ev ? { t: 1, e: { event_type: 'book', ...ev } } : { t: 1, e: ev };
+      const [r] = run([entry]);
+      assert.ok(r!.problems.some((p) => problem.test(p)), `problems: ${JSON.stringify(r!.problems)}`);
+      assert.ok(!r!.events.some((x) => x.kind === 'snapshot' && JSON.stringify(x).includes('1500000')));
+      if (keepsBook) assert.equal(r!.events.length, 1, 'the rest of the book is kept');
+      else assert.deepEqual(r!.events, []);
+      assert.equal(r!.needsResync, resync ?? false);
+    });
+  }
+
+  it('never throws on garbage entries', () => {
+    const d = createMarketDecoder(identity);
+    for (const g of [null, 1, 'x', [], {}, { t: 1 }, { t: 1, e: null }, { t: 1, resync: null }, { t: 1, market: [] }, { t: 1, e: { event_type: 'price_change', market: CID, timestamp: '1', price_changes: [null, 1, { asset_id: YES }] } }]) {
+      const r = d.decode(g as TapeEntry);
+      assert.ok(r.problems.length > 0, JSON.stringify(g));
+    }
+  });
+});
