@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import { bookHashOf } from '../engine/protocol/bookHash.js';
 import { ONE, formatUnits, parseUnits } from '../engine/protocol/amounts.js';
 import type { TapeEntry } from '../engine/services/mirror/mirrorTypes.js';
-import { createInterimMarketDecoder as decoderFor } from '../engine/services/tapes/interimMarketDecoder.js';
+import { createMarketDecoder as decoderFor } from '../engine/services/mirror/marketDecoder.js';
 import { SyntheticPublicMarkets, startMirrorUpstream } from './mirrorUpstream.js';
 import { syntheticIdentity } from './mirrorTape.js';
 
