@@ -25,9 +25,16 @@ export interface StreamFigures {
   cpuPercent: number;
   p50Ms: number;
   p99Ms: number;
-  /** Level-setting upstream events of the window that reached the client. */
+  /** CPU with the upstream connected but silent (same processes, before the events start), % of one core. */
+  idleCpuPercent: number;
+  /** CPU per upstream event above that idle rate: what the events themselves cost. */
+  marginalCpuUsPerEvent: number;
+  /** Level-setting upstream events of the window that reached the client (the mirror's stream coalesces two changes of one level within a flush). */
   delivered: number;
   measured: number;
+  /** Frames and bytes the local client received in the window. */
+  frames: number;
+  bytes: number;
 }
 
 export interface MirrorBenchResult {
@@ -54,6 +61,8 @@ export interface MirrorBenchOptions {
   eventsPerSecond?: number;
   windowSeconds?: number;
   warmupSeconds?: number;
+  /** Seconds measured with the upstream silent, before the events start (default 3). */
+  idleSeconds?: number;
   seed?: number;
   /** Skip the engine (the relay path alone). */
   relayOnly?: boolean;
@@ -94,10 +103,18 @@ function levelKeysOf(text: string): string[] {
   return keys;
 }
 
-/** Latencies of the measured events that arrived (first arrival of each). */
+/** Latencies of the measured events that arrived (first arrival of each), and what the client received. */
 class Latencies {
   readonly sentAt = new Map<string, number>();
   private readonly got = new Map<string, number>();
+  frames = 0;
+  bytes = 0;
+  counting = false;
+  frame(text: string): void {
+    if (!this.counting) return;
+    this.frames++;
+    this.bytes += text.length;
+  }
   expect(key: string, at: number): void {
     this.sentAt.set(key, at);
   }
@@ -105,15 +122,19 @@ class Latencies {
     const sent = this.sentAt.get(key);
     if (sent !== undefined && !this.got.has(key)) this.got.set(key, at - sent);
   }
-  figures(cpuSeconds: number, windowSeconds: number, events: number): StreamFigures {
+  figures(cpuSeconds: number, idleCpuPercent: number, windowSeconds: number, events: number): StreamFigures {
     const lat = [...this.got.values()].sort((a, b) => a - b);
     return {
       cpuUsPerEvent: (cpuSeconds * 1e6) / events,
       cpuPercent: (100 * cpuSeconds) / windowSeconds,
+      idleCpuPercent,
+      marginalCpuUsPerEvent: ((cpuSeconds - (idleCpuPercent / 100) * windowSeconds) * 1e6) / events,
       p50Ms: percentile(lat, 50),
       p99Ms: percentile(lat, 99),
       delivered: lat.length,
       measured: this.sentAt.size,
+      frames: this.frames,
+      bytes: this.bytes,
     };
   }
 }
@@ -187,19 +208,34 @@ export async function runMirrorBench(opts: MirrorBenchOptions = {}): Promise<Mir
     };
     sockets.push(
       await subscribe(`ws://127.0.0.1:${relay.ready.port}`, tokens, (text, at) => {
+        relayLat.frame(text);
         const key = relayKeyOf.get(text);
         if (key) relayLat.receive(key, at);
       }),
     );
     const mirrorOn = engine !== undefined && mirrorError === undefined;
     if (mirrorOn) {
-      sockets.push(await subscribe(`${engine!.ready.ws}/market`, tokens, (text, at) => levelKeysOf(text).forEach((k) => mirrorLat.receive(k, at))));
+      sockets.push(
+        await subscribe(`${engine!.ready.ws}/market`, tokens, (text, at) => {
+          mirrorLat.frame(text);
+          for (const k of levelKeysOf(text)) mirrorLat.receive(k, at);
+        }),
+      );
     }
 
-    progress(`${rate} events/s over ${nMarkets} markets: ${warmupSeconds} s warm-up, then a ${windowSeconds} s window`);
+    // What both processes cost with the upstream connected and silent: the engine's fixed share (timers, polls).
+    const idleSeconds = opts.idleSeconds ?? 3;
+    progress(`${idleSeconds} s with the upstream silent, then ${rate} events/s over ${nMarkets} markets: ${warmupSeconds} s warm-up and a ${windowSeconds} s window`);
+    await sleep(500);
+    const idle0 = [processCpuSeconds(relay.pid), mirrorOn ? processCpuSeconds(engine!.pid) : 0, performance.now()] as const;
+    await sleep(idleSeconds * 1000);
+    const idleWall = (performance.now() - idle0[2]) / 1000;
+    const relayIdle = (100 * (processCpuSeconds(relay.pid) - idle0[0])) / idleWall;
+    const engineIdle = mirrorOn ? (100 * (processCpuSeconds(engine!.pid) - idle0[1])) / idleWall : 0;
     upstream.start(rate);
     await sleep(warmupSeconds * 1000);
     measuring = true;
+    relayLat.counting = mirrorLat.counting = true;
     const sent0 = upstream.sent;
     const relayCpu0 = processCpuSeconds(relay.pid);
     const engineCpu0 = mirrorOn ? processCpuSeconds(engine!.pid) : 0;
@@ -210,6 +246,7 @@ export async function runMirrorBench(opts: MirrorBenchOptions = {}): Promise<Mir
     const engineCpu = mirrorOn ? processCpuSeconds(engine!.pid) - engineCpu0 : 0;
     const events = upstream.sent - sent0;
     measuring = false;
+    relayLat.counting = mirrorLat.counting = false;
     const loadAverage = (await import('node:os')).loadavg()[0]!;
     upstream.stop();
     // Late deliveries of the window's last events still count (their latency says how late).
@@ -222,8 +259,8 @@ export async function runMirrorBench(opts: MirrorBenchOptions = {}): Promise<Mir
       warmupSeconds,
       seed,
       events,
-      relay: relayLat.figures(relayCpu, window, events),
-      ...(mirrorOn ? { mirror: mirrorLat.figures(engineCpu, window, events) } : {}),
+      relay: relayLat.figures(relayCpu, relayIdle, window, events),
+      ...(mirrorOn ? { mirror: mirrorLat.figures(engineCpu, engineIdle, window, events) } : {}),
       ...(mirrorError !== undefined ? { mirrorError } : {}),
       ...(mirrorStartSeconds !== undefined ? { mirrorStartSeconds } : {}),
       loadAverage,
