@@ -37,7 +37,6 @@ import { loadOrCreateSecrets, rotateOperatorToken } from './store/secrets.js';
 import { ChainProxy } from './services/chainProxy/chainProxy.js';
 import { OperatorBootstrap } from './services/operatorAccess/operatorBootstrap.js';
 import { WriteBatcher } from './store/writeBatcher.js';
-import { createInterimMarketDecoder } from './services/tapes/interimMarketDecoder.js';
 import { replayReport } from './services/tapes/replayReport.js';
 import { ReplayService } from './services/tapes/replayService.js';
 import { readTape } from './services/tapes/tapeReader.js';
@@ -89,7 +88,14 @@ export interface CreateEngineOptions extends ServerLimits {
 export async function createEngine(partial: Partial<EngineConfig> = {}, opts: CreateEngineOptions = {}): Promise<Engine> {
   const resolved = resolveConfig(partial);
   // Tapes first: `--replay` starts the run's clock at the tape's start (decisions §11) unless --start pins it.
-  const tapes = new TapeService({ dataDir: resolved.dataDir, upstream: { clob: resolved.upstreamClob, ws: resolved.upstreamWs }, record: resolved.record, examplesDir: examplesDir() });
+  let resyncFeed: ((conditionId: string) => void) | undefined;
+  const tapes = new TapeService({
+    dataDir: resolved.dataDir,
+    upstream: { clob: resolved.upstreamClob, ws: resolved.upstreamWs },
+    record: resolved.record,
+    examplesDir: examplesDir(),
+    requestResync: (conditionId) => resyncFeed?.(conditionId),
+  });
   const replayGroups = tapeGroups(resolved.replays.map((r) => tapes.resolve(r)));
   const config = replayGroups.length > 0 && resolved.clockStart === undefined ? { ...resolved, clockStart: Math.min(...replayGroups.map((g) => g.startedAt)) } : resolved;
   const { clock, wallClock } = clocksOf(config, opts);
@@ -127,6 +133,10 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     const feed = new UpstreamFeed({ wsUrl: config.upstreamWs, client: upstream, clock, onProblem: (p) => console.warn(`[mirror] ${p}`), ...opts.mirrorFeed });
     const mirror = new MirrorService({ clock, wallClock, markets, orders: trading, upstream, feed, decoderFor: (identity) => createMarketDecoder(identity) });
     mirrors = mirror;
+    // Recording: every upstream entry as received, and a fresh book when a tape starts mid-stream.
+    mirror.onEntry.add(tapes.record);
+    mirror.recording = () => tapes.recording;
+    resyncFeed = (conditionId) => void feed.resync(conditionId).catch(() => undefined);
     const marketData = new MarketDataService({ clock, markets, orders: trading, mids, mirrors: mirror });
     const listings = new MarketListings({ markets }, marketData);
     const data = new DataService({ db, markets, orders: trading });
@@ -156,15 +166,16 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
       clock,
       markets,
       orders: trading,
-      // One decoder for live mirrors and replays; hup's createMarketDecoder replaces the interim one here.
-      decoderFor: createInterimMarketDecoder,
+      // The live mirror's decoder: a replayed market behaves as the live one did.
+      decoderFor: (identity) => createMarketDecoder(identity),
       scheduler: sim.scheduler,
       tapes,
+      mirrors: mirror,
       report: (state, timeline) => replayReport(reportDeps, state, timeline),
       runDir: () => recorder?.dir ?? join(config.dataDir, 'runs', `${new Date(startedAt).toISOString().replace(/[:.]/g, '-')}-${config.clock}`),
     });
     for (const g of replayGroups) await replays.start({ tape: g.paths.join(',') });
-    ctx = { config, clock, wallClock, ...seeded, db, writes, secrets, chain, auth, builderAuth, markets, marketData, listings, orders: trading, rateLimiter, relayer, data, paper, heartbeats, sim, operatorBootstrap, chainProxy, scenarios, streams, clockService, mids, agents, tapes, replays, mirrors: mirror };
+    ctx = { config, clock, wallClock, ...seeded, db, writes, secrets, chain, auth, builderAuth, markets, marketData, listings, orders: trading, rateLimiter, relayer, data, paper, heartbeats, sim, operatorBootstrap, chainProxy, scenarios, streams, clockService, mids, agents, mirrors: mirror, tapes, replays };
   } catch (e) {
     await mirrors?.stop().catch(() => undefined);
     await chain?.stop().catch(() => undefined);
@@ -214,8 +225,9 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
       } catch {
         // The report is a by-product: a full disk must not keep the engine from closing.
       }
-      ctx.tapes.close();
       await ctx.mirrors.stop();
+      // After the mirror: the entries it handed over last are written too.
+      ctx.tapes.close();
       ctx.orders.stop();
       ctx.relayer.stop();
       streamRoutes.close();
@@ -248,7 +260,8 @@ function tapeGroups(paths: readonly string[]): Array<{ paths: string[]; startedA
 function clocksOf(config: EngineConfig, opts: CreateEngineOptions): { clock: Clock; wallClock: Clock } {
   if (config.clock === 'real') {
     const base = opts.clock ?? systemClock;
-    const clock = config.speed === 1 ? base : new ScaledClock(config.clockStart ?? base.nowMs(), config.speed, base);
+    // A pinned start (`--start`, a replay's tape start) moves exchange time there even at speed 1.
+    const clock = config.speed === 1 && config.clockStart === undefined ? base : new ScaledClock(config.clockStart ?? base.nowMs(), config.speed, base);
     return { clock, wallClock: base };
   }
   const wallClock = opts.wallClock ?? systemClock;
