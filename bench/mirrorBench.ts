@@ -12,6 +12,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import WebSocket from 'ws';
 import { parseUnits } from '../engine/protocol/amounts.js';
 import { ROOT, spawnWithReadyLine, startEngineProcess, type ReadyProcess } from './engineProcess.js';
@@ -52,6 +53,8 @@ export interface MirrorBenchResult {
   mirrorError?: string;
   /** Seconds from the engine's spawn until every market was live and subscribed. */
   mirrorStartSeconds?: number;
+  /** True: the compiled engine in dist/ ran; false: the sources through tsx. */
+  engineCompiled: boolean;
   /** 1-minute load average of the machine when the window ended. */
   loadAverage: number;
 }
@@ -160,6 +163,12 @@ async function waitMirrorsLive(trading: string, conditionIds: readonly string[],
   return pending.length ? `${pending.length} of ${conditionIds.length} markets not live after ${timeoutMs / 1000} s (last answer: ${last})` : undefined;
 }
 
+/** Whether startEngineProcess runs dist/ (scripts/engineEntry.mjs decides, by the build's age). */
+async function engineCompiled(): Promise<boolean> {
+  const { engineEntry } = (await import(pathToFileURL(join(ROOT, 'scripts', 'engineEntry.mjs')).href)) as { engineEntry(): { compiled: boolean } };
+  return engineEntry().compiled;
+}
+
 export async function runMirrorBench(opts: MirrorBenchOptions = {}): Promise<MirrorBenchResult> {
   const nMarkets = opts.markets ?? 50;
   const rate = opts.eventsPerSecond ?? 200;
@@ -264,6 +273,7 @@ export async function runMirrorBench(opts: MirrorBenchOptions = {}): Promise<Mir
       ...(mirrorError !== undefined ? { mirrorError } : {}),
       ...(mirrorStartSeconds !== undefined ? { mirrorStartSeconds } : {}),
       loadAverage,
+      engineCompiled: await engineCompiled(),
     };
   } finally {
     for (const s of sockets) s.terminate();

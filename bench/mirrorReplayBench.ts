@@ -13,6 +13,8 @@ import { writeBusyTape, type BusyTape } from './mirrorTape.js';
 
 export interface ReplayBenchResult {
   tape: BusyTape;
+  /** True: the compiled engine in dist/ ran; false: the sources through tsx (a slower start). */
+  compiled: boolean;
   /** Spawn to exit. */
   processWallSeconds: number;
   processSpeedup: number;
@@ -28,8 +30,9 @@ export async function runReplayBench(opts: { seconds?: number; eventsPerSecond?:
   const dir = mkdtempSync(join(tmpdir(), 'bench-replay-'));
   try {
     const tape = writeBusyTape(join(dir, 'tapes'), { seed: opts.seed ?? 22, seconds: opts.seconds ?? 3600, eventsPerSecond: opts.eventsPerSecond ?? 25 });
-    const { engineEntry } = (await import(pathToFileURL(join(ROOT, 'scripts', 'engineEntry.mjs')).href)) as { engineEntry(): { args: string[] } };
-    const args = [...engineEntry().args, '--data-dir', join(dir, 'data'), '--chain', 'none', '--no-demo', '--no-sim', '--replay', tape.path, '--clock', 'fast'];
+    const { engineEntry } = (await import(pathToFileURL(join(ROOT, 'scripts', 'engineEntry.mjs')).href)) as { engineEntry(): { compiled: boolean; args: string[] } };
+    const entry = engineEntry();
+    const args = [...entry.args, '--data-dir', join(dir, 'data'), '--chain', 'none', '--no-demo', '--no-sim', '--replay', tape.path, '--clock', 'fast'];
     const t0 = performance.now();
     const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
       const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -45,6 +48,7 @@ export async function runReplayBench(opts: { seconds?: number; eventsPerSecond?:
     const replay = report?.replays?.[0];
     return {
       tape,
+      compiled: entry.compiled,
       processWallSeconds,
       processSpeedup: tape.spanMs / 1000 / processWallSeconds,
       ...(typeof report?.wallSeconds === 'number' ? { loopWallSeconds: report.wallSeconds, loopSpeedup: tape.spanMs / 1000 / report.wallSeconds } : {}),
