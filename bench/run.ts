@@ -1,8 +1,9 @@
 /**
  * `npm run bench`: every performance figure of the engine, each printed beside its target and the
  * reference measured in the same run. A benchmark, not a timed test: it reports, it does not fail CI.
- * `npm run bench -- matching crypto http reference cold sim soak streams clock mcp` runs a subset (`http` includes
- * `reference`; `streams` is the WebSocket fan-out and the order path with subscribers).
+ * `npm run bench -- matching crypto http reference cold sim soak streams clock mcp mirror` runs a subset (`http` includes
+ * `reference`; `streams` is the WebSocket fan-out and the order path with subscribers; `mirror` is issue 22's public
+ * mirror beside a bare relay, and the fast replay of a one-hour tape).
  */
 import { runColdStartBench } from './coldStartBench.js';
 import { runCryptoBench } from './cryptoBench.js';
@@ -14,6 +15,9 @@ import { runSoakBench } from './soakBench.js';
 import { runClockBench } from './clockBench.js';
 import { runMcpAdvanceBench, runMcpBench } from './mcpBench.js';
 import { runStreamBench } from './streamBench.js';
+import { runMirrorBench, type StreamFigures as MirrorStreamFigures } from './mirrorBench.js';
+import { FLUSH_INTERVAL_MS } from '../engine/services/streams/streamTransport.js';
+import { runReplayBench } from './mirrorReplayBench.js';
 import type { ReferenceStage } from './referenceServer.js';
 
 const wanted = new Set(process.argv.slice(2));
@@ -233,6 +237,51 @@ async function main(): Promise<void> {
     console.error('… MCP advance: one simulated hour of the calm preset by the advance tool vs --clock fast (best of two each)');
     const a = await runMcpAdvanceBench();
     row('MCP advance of one simulated hour ÷ --clock fast rate', `${fmt(a.ratio, 2)} (tool ${fmt(a.toolWallSeconds, 2)} s, fast ${fmt(a.fastWallSeconds, 2)} s)`, '≥ 0.8', a.ratio >= 0.8);
+  }
+
+  if (want('mirror')) {
+    const seconds = Number(process.env.BENCH_MIRROR_SECONDS ?? 20);
+    console.error(`… mirror: 50 synthetic public markets at 200 upstream events/s, the engine mirroring them vs a bare relay, ${seconds} s window (BENCH_MIRROR_SECONDS)`);
+    const r = await runMirrorBench({ windowSeconds: seconds });
+    const lat = (f: { p50Ms: number; p99Ms: number; delivered: number; measured: number }) =>
+      `p50 ${fmt(f.p50Ms, 2)} / p99 ${fmt(f.p99Ms, 2)} ms (${fmt(f.delivered)}/${fmt(f.measured)} level changes arrived)`;
+    rows.push([
+      `mirror run: ${r.markets} markets (${r.tokens} tokens), ${r.eventsPerSecond} events/s, seed ${r.seed}`,
+      `${fmt(r.events)} upstream events in ${fmt(r.windowSeconds, 1)} s after ${r.warmupSeconds} s warm-up`,
+      `load average ${fmt(r.loadAverage, 2)} (2 cores); engine ${r.engineCompiled ? 'compiled dist/' : 'sources through tsx'}`,
+      '',
+    ]);
+    const extra = (f: MirrorStreamFigures) =>
+      `idle ${fmt(f.idleCpuPercent, 2)} % of a core; above idle ${fmt(f.marginalCpuUsPerEvent, 1)} µs/event; client got ${fmt(f.frames / r.windowSeconds)} frames/s, ${fmt(f.bytes / r.windowSeconds / 1024, 1)} KiB/s`;
+    rows.push(['  bare relay (JSON.parse + re-send, own process): CPU per upstream event', `${fmt(r.relay.cpuUsPerEvent, 1)} µs (${fmt(r.relay.cpuPercent, 2)} % of a core)`, 'reference', '']);
+    rows.push(['    ', extra(r.relay), '', '']);
+    rows.push(['  bare relay: upstream send → local client', lat(r.relay), 'reference', '']);
+    if (r.mirror) {
+      const m = r.mirror;
+      row('  engine mirror (--mirror, --no-sim): CPU per upstream event', `${fmt(m.cpuUsPerEvent, 1)} µs (${fmt(m.cpuPercent, 2)} % of a core; ${fmt(m.cpuUsPerEvent / r.relay.cpuUsPerEvent, 2)}× relay)`, `≤ 1.5× relay = ${fmt(1.5 * r.relay.cpuUsPerEvent, 1)} µs`, m.cpuUsPerEvent <= 1.5 * r.relay.cpuUsPerEvent);
+      rows.push(['    ', extra(m), '', '']);
+      row('  engine mirror: upstream send → local stream event', lat(m), `p99 ≤ relay p99 + 10 = ${fmt(r.relay.p99Ms + 10, 2)} ms`, m.p99Ms <= r.relay.p99Ms + 10 && m.delivered > 0);
+      rows.push(['    ', `the engine's streams publish at most every ${FLUSH_INTERVAL_MS} ms (changes of one flush coalesce)`, '', '']);
+      if (r.mirrorStartSeconds !== undefined) rows.push(['  engine start until every market live', `${fmt(r.mirrorStartSeconds, 1)} s`, '', '']);
+    } else row('  engine mirror', `not measured: ${r.mirrorError ?? 'skipped'}`, 'CPU ≤ 1.5× relay; p99 ≤ relay + 10 ms', false);
+
+    console.error('… replay: a one-hour busy synthetic tape, --replay <tape> --clock fast in its own process');
+    try {
+      const p = await runReplayBench();
+      const t = p.tape;
+      rows.push([
+        `replay tape: one market, ${fmt(t.spanMs / 3_600_000, 2)} h`,
+        `${fmt(t.events)} upstream events (${fmt(t.events / (t.spanMs / 1000), 1)}/s), ${fmt(t.entries)} entries, ${fmt(t.bytes / 1e6, 1)} MB gzip`,
+        '',
+        '',
+      ]);
+      row(`  --replay --clock fast, spawn to exit (${p.compiled ? 'compiled dist/' : 'sources through tsx: npm run build:engine starts faster'})`, `${fmt(p.processSpeedup)}× real time (${fmt(p.processWallSeconds, 2)} s)`, '≥ 100×', p.processSpeedup >= 100);
+      if (p.loopSpeedup !== undefined) {
+        rows.push(['  replay loop alone (the engine\'s report)', `${fmt(p.loopSpeedup)}× (${fmt(p.loopWallSeconds!, 2)} s; ${fmt(p.played ?? 0)} entries played, ${fmt(p.problems ?? 0)} problems)`, '', '']);
+      }
+    } catch (e) {
+      row('  --replay --clock fast', `not measured: ${e instanceof Error ? e.message : String(e)}`, '≥ 100×', false);
+    }
   }
 
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length), 6));
