@@ -133,6 +133,8 @@ test('a trader searches the public markets, mirrors one, trades on its public de
   );
   await page.getByTestId('tab-trades').click();
   await page.getByTestId('my-trade-row').nth(1).waitFor();
+  // Both fills name the public market as the other side (the terminal's copy of its address agrees with the engine's).
+  await eventually('both fills marked public', async () => (await page.getByTestId('my-trade-row').getByTestId('public-marker').count()) === (await page.getByTestId('my-trade-row').count()));
   await screenshotAtEachSize(j, page, 'issue22-mirror-fills');
 });
 
