@@ -141,6 +141,11 @@ test('a trader searches the public markets, mirrors one, trades on its public de
 test('the record switch writes the mirrored market to a tape, and a listed tape replays as a REPLAY market', async () => {
   const { page } = await j.newTrader();
   await giveOperatorToken(page);
+  // Seven bottom tabs: the Mirrors tab is whole inside its pane at the smallest supported window too.
+  await page.setViewportSize({ width: 1024, height: 700 });
+  const [tabBox, paneBox] = [await page.getByTestId('tab-mirrors').boundingBox(), await page.getByTestId('bottom-tabs').boundingBox()];
+  assert.ok(tabBox && paneBox && tabBox.x + tabBox.width <= paneBox.x + paneBox.width, `the Mirrors tab inside the bottom pane at 1024×700: ${JSON.stringify({ tabBox, paneBox })}`);
+  await page.setViewportSize({ width: 1440, height: 900 });
   await page.getByTestId('tab-mirrors').click();
   const toggle = page.getByTestId('record-toggle');
   await eventually('the record switch ready', async () => (await toggle.isEnabled()) && !(await toggle.isChecked()));
