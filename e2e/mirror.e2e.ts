@@ -133,12 +133,19 @@ test('a trader searches the public markets, mirrors one, trades on its public de
   );
   await page.getByTestId('tab-trades').click();
   await page.getByTestId('my-trade-row').nth(1).waitFor();
+  // Both fills name the public market as the other side (the terminal's copy of its address agrees with the engine's).
+  await eventually('both fills marked public', async () => (await page.getByTestId('my-trade-row').getByTestId('public-marker').count()) === (await page.getByTestId('my-trade-row').count()));
   await screenshotAtEachSize(j, page, 'issue22-mirror-fills');
 });
 
 test('the record switch writes the mirrored market to a tape, and a listed tape replays as a REPLAY market', async () => {
   const { page } = await j.newTrader();
   await giveOperatorToken(page);
+  // Seven bottom tabs: the Mirrors tab is whole inside its pane at the smallest supported window too.
+  await page.setViewportSize({ width: 1024, height: 700 });
+  const [tabBox, paneBox] = [await page.getByTestId('tab-mirrors').boundingBox(), await page.getByTestId('bottom-tabs').boundingBox()];
+  assert.ok(tabBox && paneBox && tabBox.x + tabBox.width <= paneBox.x + paneBox.width, `the Mirrors tab inside the bottom pane at 1024×700: ${JSON.stringify({ tabBox, paneBox })}`);
+  await page.setViewportSize({ width: 1440, height: 900 });
   await page.getByTestId('tab-mirrors').click();
   const toggle = page.getByTestId('record-toggle');
   await eventually('the record switch ready', async () => (await toggle.isEnabled()) && !(await toggle.isChecked()));
@@ -168,6 +175,36 @@ test('the record switch writes the mirrored market to a tape, and a listed tape 
   await eventually('the replayed market on screen', async () => (await badge.getAttribute('data-label').catch(() => null)) === 'REPLAY');
   assert.equal(await badge.getAttribute('data-source'), `tape:${example}`);
   assert.match(await page.getByTestId('market-question').innerText(), /Will Bitcoin close above \$150,000 on 26 May 2027\?/);
+});
+
+test('when the public market goes silent the badge turns stale with the age, the header says why, and a market order is refused in plain words', async () => {
+  const { page } = await j.newTrader();
+  await onboardTrader(page);
+  await page.locator(`[data-testid="market-row"][data-condition-id="${conditionId}"]`).click();
+  const badge = page.getByTestId('market-header').getByTestId('mirror-badge');
+  await eventually('the mirror live', async () => (await badge.getAttribute('data-state')) === 'live');
+  assert.equal(await page.getByTestId('mirror-notice').count(), 0, 'no notice while live');
+
+  await up.kill();
+  // decisions §10: stale after 30 s without an upstream event; the market list is refetched every 5 s.
+  await eventually('the badge stale', async () => (await badge.getAttribute('data-state')) === 'stale', 60_000);
+  assert.match(await badge.innerText(), /MIRRORED · stale · (3\d|[4-9]\d)s/);
+  assert.match(await page.getByTestId('mirror-notice').innerText(), /silent for \d+s: orders that would trade now are refused/);
+  await page.getByTestId('ticket-mode-market').click();
+  await page.getByTestId('ticket-side-buy').click();
+  await page.getByTestId('ticket-amount').fill('10');
+  await page.getByTestId('ticket-submit').click();
+  await page.getByTestId('order-confirm').click();
+  const refusal = page.getByTestId('ticket-error');
+  await refusal.waitFor();
+  assert.match(await refusal.innerText(), /Mirror is stale/);
+  assert.match(await refusal.innerText(), /market_stale/);
+  await screenshotAtEachSize(j, page, 'issue22-mirror-stale');
+
+  // The upstream comes back: the feed reconnects, resyncs, and the badge is live again.
+  await up.restart();
+  await eventually('the mirror live again', async () => (await badge.getAttribute('data-state')) === 'live', 60_000);
+  await eventually('the notice gone', async () => (await page.getByTestId('mirror-notice').count()) === 0);
 });
 
 /** Mirroring is an operator action: the browser is given the operator token once (Admin tab). */

@@ -20,3 +20,17 @@ export function MirrorBadge(props: { market: Market; compact?: boolean }) {
     </span>
   );
 }
+
+/** Under the market header: why orders may be refused on a stale or closed mirror (nothing while live). */
+export function MirrorNotice(props: { market: Market }) {
+  const { dataUpdatedAt } = useMarkets();
+  const now = useNow();
+  const mirror = props.market.mirror;
+  const notice = mirror ? mirrorBadge(mirror, dataUpdatedAt ? now - dataUpdatedAt : 0).notice : null;
+  if (!notice) return null;
+  return (
+    <div className={`mirror-notice ${mirror!.upstreamState}`} role="status" data-testid="mirror-notice" data-state={mirror!.upstreamState}>
+      {notice}
+    </div>
+  );
+}

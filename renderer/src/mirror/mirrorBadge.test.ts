@@ -21,6 +21,9 @@ test('a stale mirror warns that market orders are refused; a closed one is dimme
   assert.equal(stale.tone, 'warn');
   assert.equal(stale.detail, 'stale · 45s');
   assert.match(stale.title, /market orders are refused/);
+  assert.match(stale.notice!, /silent for 45s: orders that would trade now are refused.*resting orders stay/);
+  assert.match(mirrorBadge({ source: 'public', upstreamState: 'closed', lastEventAgeMs: 1 }, 0).notice!, /no new orders/);
+  assert.equal(mirrorBadge({ source: 'public', upstreamState: 'live', lastEventAgeMs: 1 }, 0).notice, null, 'nothing to say while live');
   assert.equal(mirrorBadge({ source: 'public', upstreamState: 'closed', lastEventAgeMs: null }, 10_000).tone, 'dim');
 });
 

@@ -10,6 +10,8 @@ export interface MirrorBadgeView {
   tone: 'ok' | 'warn' | 'dim';
   /** The sentence behind the badge (tooltip and screen readers). */
   title: string;
+  /** What a trader must know before sending an order, when the mirror is not live; null when it is. */
+  notice: string | null;
 }
 
 /** `4s`, `2m 05s`, `1h 07m`: short enough for a badge, exact to the second under an hour. */
@@ -44,6 +46,12 @@ export function mirrorBadge(mirror: MirrorStatus, sinceAnswerMs: number): Mirror
     detail: `${mirror.upstreamState}${age === null ? '' : ` · ${ageText(age)}`}`,
     tone: mirror.upstreamState === 'live' ? 'ok' : mirror.upstreamState === 'stale' ? 'warn' : 'dim',
     title: `${what}; ${stateWords}; ${ageWords}.`,
+    notice:
+      mirror.upstreamState === 'stale'
+        ? `The public market has been silent${age === null ? '' : ` for ${ageText(age)}`}: orders that would trade now are refused until it answers again; resting orders stay and limit orders that do not cross may still rest.`
+        : mirror.upstreamState === 'closed'
+          ? 'The public market stopped trading (or this mirror was stopped): no new orders.'
+          : null,
   };
 }
 

@@ -3,7 +3,7 @@ import { useUi } from '../state/uiStore.js';
 import { priceText, tickDecimals } from '../format.js';
 import { useBook } from '../api/hooks.js';
 import { FavouriteToggle } from '../watchlist/FavouriteToggle.js';
-import { MirrorBadge } from '../mirror/MirrorBadge.js';
+import { MirrorBadge, MirrorNotice } from '../mirror/MirrorBadge.js';
 
 export function MarketHeader() {
   const { market, outcomeIndex, tokenId } = useSelection();
@@ -31,6 +31,7 @@ export function MarketHeader() {
           </span>
         </div>
       </div>
+      <MirrorNotice market={market} />
       <div className="mh-row">
         <div className="outcome-tabs" role="tablist">
           {market.tokens.map((t, i) => (

@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { PUBLIC_MARKET_ADDRESS } from '../../../engine/protocol/publicMarketAccount.js';
 import type { ColumnDef } from '@tanstack/react-table';
 import { Empty } from '../components/Panel.js';
 import { ErrorLine } from '../components/ErrorLine.js';
@@ -35,6 +36,12 @@ export function MyTradesPanel() {
             <>
               {role}
               {simulated.has(counterparty) ? <span className="dim" title="the counterparty was a simulated participant" data-testid="sim-marker"> · sim</span> : null}
+              {counterparty === PUBLIC_MARKET_ADDRESS ? (
+                <span className="dim" title="the other side was the public market: its depth (your order took it) or a public trade print (it filled your resting order)" data-testid="public-marker">
+                  {' '}
+                  · public
+                </span>
+              ) : null}
             </>
           );
         },
