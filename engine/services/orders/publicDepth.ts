@@ -1,5 +1,6 @@
 import type { BookSide, MarketBook, OrderHandle } from '../../book/types.js';
 import type { PublicLevel } from '../mirror/mirrorTypes.js';
+import { PUBLIC_MARKET_ADDRESS } from '../../protocol/publicMarketAccount.js';
 
 /**
  * The account on the other side of every fill against a mirrored market's public depth (decisions §10):
@@ -7,7 +8,7 @@ import type { PublicLevel } from '../mirror/mirrorTypes.js';
  * `public-market` wherever trades and holders show names. A reserved address: the bytes of "public-market"
  * right-aligned, which no key can own in practice.
  */
-export const PUBLIC_MARKET_ACCOUNT = '0x000000000000007075626c69632d6d61726b6574';
+export const PUBLIC_MARKET_ACCOUNT = PUBLIC_MARKET_ADDRESS;
 
 /** How trades, holders and the data service name PUBLIC_MARKET_ACCOUNT. */
 export const PUBLIC_MARKET_NAME = 'public-market';
