@@ -115,7 +115,6 @@ async function setup(dir = mkdtempSync(join(tmpdir(), 'mirror-'))) {
   return { dir, clock, markets, mirrors, feed, applied, dropped };
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 20));
 const SNAPSHOT: PublicBookEvent = { kind: 'snapshot', bids: [{ price: 400_000, size: 10_000_000 }], asks: [{ price: 600_000, size: 10_000_000 }] };
 
 test('start creates the market with the public identity, follows it and applies decoded book events in order', async () => {
@@ -126,7 +125,7 @@ test('start creates the market with the public identity, follows it and applies 
   assert.ok(feed.sinks.has(IDENTITY.conditionId));
   feed.emit(IDENTITY.conditionId, clock.nowMs(), 'resync', [SNAPSHOT]);
   feed.emit(IDENTITY.conditionId, clock.nowMs(), 'e', [{ kind: 'level', side: 'bid', price: 400_000, size: 4_000_000 }]);
-  await settle();
+  await mirrors.idle();
   assert.deepEqual(
     applied.map((a) => a.events[0]!.kind),
     ['snapshot', 'level'],
@@ -154,7 +153,7 @@ test('30 s without an upstream event makes the market stale with its age; an eve
   const { mirrors, feed, clock } = await setup();
   const m = await mirrors.start(IDENTITY.slug);
   feed.emit(m.conditionId, clock.nowMs(), 'resync', [SNAPSHOT]);
-  await settle();
+  await mirrors.idle();
   clock.advance(STALE_AFTER_MS);
   assert.equal(mirrors.status(m.conditionId)!.upstreamState, 'live');
   clock.advance(1);
@@ -168,11 +167,11 @@ test('an entry that needs a resync asks the feed for one and stays stale until a
   const { mirrors, feed, clock } = await setup();
   const m = await mirrors.start(IDENTITY.slug);
   feed.emit(m.conditionId, clock.nowMs(), 'e', [], true);
-  await settle();
+  await mirrors.idle();
   assert.deepEqual(feed.resyncs, [m.conditionId]);
   assert.equal(mirrors.status(m.conditionId)!.upstreamState, 'stale');
   feed.emit(m.conditionId, clock.nowMs(), 'resync', [SNAPSHOT]);
-  await settle();
+  await mirrors.idle();
   assert.equal(mirrors.status(m.conditionId)!.upstreamState, 'live');
 });
 
@@ -180,16 +179,16 @@ test('a public close drops the public depth and closes the market; the resolutio
   const { mirrors, feed, clock, markets, dropped, applied } = await setup();
   const m = await mirrors.start(IDENTITY.slug);
   feed.emit(m.conditionId, clock.nowMs(), 'market', [{ kind: 'closed' }]);
-  await settle();
+  await mirrors.idle();
   assert.deepEqual(dropped, [m.conditionId]);
   assert.equal(markets.byCondition(m.conditionId)!.closed, true);
   assert.equal(mirrors.status(m.conditionId)!.upstreamState, 'closed');
   // Book events after the close are not applied: the public book is gone.
   feed.emit(m.conditionId, clock.nowMs(), 'e', [SNAPSHOT]);
-  await settle();
+  await mirrors.idle();
   assert.equal(applied.length, 0);
   feed.emit(m.conditionId, clock.nowMs(), 'market', [{ kind: 'resolved', winner: 1 }]);
-  await settle();
+  await mirrors.idle();
   const r = markets.byCondition(m.conditionId)!;
   assert.equal(r.winner, 1);
   assert.equal(r.mirrorFollowing, false);

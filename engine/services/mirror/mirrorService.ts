@@ -106,6 +106,15 @@ export class MirrorService {
     this.timer.unref();
   }
 
+  /** Resolves once every entry received so far has been handled, including entries queued while waiting. */
+  async idle(): Promise<void> {
+    for (;;) {
+      const waited = new Set([...this.followed.values()].map((f) => f.queue));
+      await Promise.all(waited);
+      if ([...this.followed.values()].every((f) => waited.has(f.queue))) return;
+    }
+  }
+
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
