@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, test } from 'node:test';
-import { NO_FEE } from '../../protocol/feeSchedule.js';
 import { isApiError } from '../../protocol/errors.js';
 import { openDatabase, type Db } from '../../store/database.js';
 import { WriteBatcher } from '../../store/writeBatcher.js';
@@ -11,6 +10,7 @@ import { ManualClock } from '../clock.js';
 import { MarketService, type MarketDeps } from '../markets/marketService.js';
 import { MirrorService, STALE_AFTER_MS, type MirrorFeed } from './mirrorService.js';
 import type { DecodeResult, MarketDecoder, PublicBookEvent, PublicMarketIdentity, TapeEntry } from './mirrorTypes.js';
+import { publicIdentity } from '../../testkit/mirrorKit.js';
 
 // The service's own rules (states, close, resolve, resync, persistence) over a real registry on SQLite.
 // The upstream side here is a scripted feed handing over entries whose decoding the test states outright;
@@ -23,25 +23,12 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-const IDENTITY: PublicMarketIdentity = {
+const IDENTITY = publicIdentity({
   conditionId: '0x' + '1a'.repeat(32),
   questionId: '0x' + '2b'.repeat(32),
   question: 'Will the mirror hold?',
-  description: '',
-  slug: 'will-the-mirror-hold',
-  outcomes: ['Yes', 'No'],
   tokenIds: ['1001', '1002'],
-  tickSize: 10_000,
-  minOrderSize: 5_000_000,
-  negRisk: false,
-  negRiskMarketId: '',
-  endDate: null,
-  feeSchedule: NO_FEE,
-  image: '',
-  closed: false,
-  acceptingOrders: true,
-  winner: null,
-};
+});
 
 /** Entries carry the decoding the test wants in `e`: `{events, needsResync?}`. */
 const scriptedDecoder: MarketDecoder = {

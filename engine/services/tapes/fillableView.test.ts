@@ -1,29 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { NO_FEE } from '../../protocol/feeSchedule.js';
-import type { PublicMarketIdentity } from '../mirror/mirrorTypes.js';
 import { fillableAt, type ReplayOrder, type TimedEntry } from './fillableView.js';
 import { createMarketDecoder } from '../mirror/marketDecoder.js';
+import { publicIdentity } from '../../testkit/mirrorKit.js';
 
-const identity: PublicMarketIdentity = {
+const identity = publicIdentity({
   conditionId: '0x' + 'f1'.repeat(32),
-  questionId: '0x' + '00'.repeat(32),
   question: 'Latency?',
-  description: '',
-  slug: 'latency',
-  outcomes: ['Yes', 'No'],
   tokenIds: ['1', '2'],
-  tickSize: 10_000,
   minOrderSize: 1_000_000,
-  negRisk: false,
-  negRiskMarketId: '',
-  endDate: null,
-  feeSchedule: NO_FEE,
-  image: '',
-  closed: false,
-  acceptingOrders: true,
-  winner: null,
-};
+});
 const T = 1_000_000;
 const entries: TimedEntry[] = [
   { at: T, entry: { t: T, e: { event_type: 'book', asset_id: '1', bids: [{ price: '0.45', size: '50' }], asks: [{ price: '0.50', size: '40' }], timestamp: String(T) } } },

@@ -6,34 +6,21 @@ import { after, describe, it } from 'node:test';
 import { Wallet } from '@ethersproject/wallet';
 import { ClobClient, OrderType, Side, type SignedOrder } from '@polymarket/clob-client';
 import { createEngine } from '../../engine.js';
-import { NO_FEE } from '../../protocol/feeSchedule.js';
 import { startListeningEngine } from '../../testkit/clobClientKit.js';
-import type { PublicMarketIdentity, TapeEntry } from '../mirror/mirrorTypes.js';
+import type { TapeEntry } from '../mirror/mirrorTypes.js';
 import { runReplaysFast } from './fastReplay.js';
 import type { ReplayReport } from './replayReport.js';
 import { TapeWriter } from './tapeWriter.js';
+import { publicIdentity } from '../../testkit/mirrorKit.js';
 
 const T0 = Date.UTC(2030, 0, 1, 12);
 const ALICE = new Wallet('0x' + '11'.repeat(32));
-const identity: PublicMarketIdentity = {
+const identity = publicIdentity({
   conditionId: '0x' + 'c4'.repeat(32),
   questionId: '0x' + '02'.repeat(32),
   question: 'Will the replay fill the same twice?',
-  description: '',
-  slug: 'will-the-replay-fill-the-same-twice',
-  outcomes: ['Yes', 'No'],
   tokenIds: ['7001', '7002'],
-  tickSize: 10_000,
-  minOrderSize: 5_000_000,
-  negRisk: false,
-  negRiskMarketId: '',
-  endDate: null,
-  feeSchedule: NO_FEE,
-  image: '',
-  closed: false,
-  acceptingOrders: true,
-  winner: null,
-};
+});
 const YES = identity.tokenIds[0];
 const NO = identity.tokenIds[1];
 

@@ -5,31 +5,22 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { feeScheduleFromBps } from '../../protocol/feeSchedule.js';
-import type { PublicMarketIdentity, TapeEntry } from '../mirror/mirrorTypes.js';
+import type { TapeEntry } from '../mirror/mirrorTypes.js';
 import { tapeFileName } from './tapeFormat.js';
 import { readTape } from './tapeReader.js';
 import { TapeService } from './tapeService.js';
 import { TapeWriter } from './tapeWriter.js';
+import { publicIdentity } from '../../testkit/mirrorKit.js';
 
-const identity: PublicMarketIdentity = {
+const identity = publicIdentity({
   conditionId: '0x' + 'ab'.repeat(32),
   questionId: '0x' + '01'.repeat(32),
   question: 'Will the tape round trip?',
   description: 'A test market.',
-  slug: 'will-the-tape-round-trip',
-  outcomes: ['Yes', 'No'],
   tokenIds: ['111', '222'],
-  tickSize: 10_000,
-  minOrderSize: 5_000_000,
-  negRisk: false,
-  negRiskMarketId: '',
   endDate: '2030-01-01T00:00:00.000Z',
   feeSchedule: feeScheduleFromBps(200),
-  image: '',
-  closed: false,
-  acceptingOrders: true,
-  winner: null,
-};
+});
 const upstream = { clob: 'http://127.0.0.1:1', ws: 'ws://127.0.0.1:1/ws/market' };
 const DAY = Date.UTC(2030, 0, 2);
 
