@@ -55,6 +55,17 @@ export type MarketDeps = Pick<Infra, 'chain' | 'clock' | 'db' | 'writes'>;
  * the global circuit breaker. All reads are served from memory; every change is committed to SQLite
  * before the call resolves.
  */
+/** A market's lifecycle fields when it is created, local or mirrored: open, unresolved, no chain step done. */
+const NEW_MARKET_STATE = {
+  paused: false,
+  winner: null,
+  resolvedAt: null,
+  closed: false,
+  acceptingOrders: true,
+  chainPrepared: false,
+  chainReported: false,
+} as const;
+
 export class MarketService {
   private repo!: MarketRepo;
   private readonly byConditionId = new Map<string, Market>();
@@ -154,13 +165,7 @@ export class MarketService {
       eventId,
       endDate: v.endDate,
       createdAt: now,
-      paused: false,
-      winner: null,
-      resolvedAt: null,
-      closed: false,
-      acceptingOrders: true,
-      chainPrepared: false,
-      chainReported: false,
+      ...NEW_MARKET_STATE,
       feeRateBps: v.feeRateBps,
       mirrorSource: null,
       mirrorIdentity: null,
@@ -224,13 +229,7 @@ export class MarketService {
       eventId: this.repo.maxEventId() + 1,
       endDate: Number.isNaN(endMs) ? null : new Date(endMs).toISOString(),
       createdAt: this.ctx.clock.nowMs(),
-      paused: false,
-      winner: null,
-      resolvedAt: null,
-      closed: false,
-      acceptingOrders: true,
-      chainPrepared: false,
-      chainReported: false,
+      ...NEW_MARKET_STATE,
       // The public schedule as is; the base fee is what GET /fee-rate tells a V1 client to sign.
       feeRateBps: baseFeeBps(identity.feeSchedule),
       feeSchedule: identity.feeSchedule,
