@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { performance, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -21,6 +21,12 @@ export interface ReadRound {
   toolP99Ms: number;
 }
 
+/** Garbage collections (any kind) while one side's calls ran: how many per 1,000 calls, and their pause total. */
+export interface GcShare {
+  perThousandCalls: number;
+  pauseMsPerThousandCalls: number;
+}
+
 export interface ReadPair {
   name: string;
   restP50Ms: number;
@@ -29,6 +35,8 @@ export interface ReadPair {
   toolP50Ms: number;
   toolP99Ms: number;
   rounds: ReadRound[];
+  restGc: GcShare;
+  toolGc: GcShare;
 }
 
 /** Rounds × calls per round per side; `MCP_BENCH_CALLS` shortens a run (e.g. 500). */
@@ -41,15 +49,28 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };
 
-async function timeEach(n: number, run: () => Promise<unknown>): Promise<number[]> {
+/** Client and engine share this process, so these are both sides' collections. */
+const gcs: PerformanceEntry[] = [];
+const gcObserver = new PerformanceObserver((list) => void gcs.push(...list.getEntries()));
+
+async function timeEach(n: number, run: () => Promise<unknown>, gc?: { count: number; ms: number }): Promise<number[]> {
   const into: number[] = [];
+  const from = gcs.length;
   for (let i = 0; i < n; i++) {
     const t0 = performance.now();
     await run();
     into.push(performance.now() - t0);
   }
+  // Entries are delivered after the calls' turn: wait one macrotask so the last ones are in.
+  await new Promise((r) => setImmediate(r));
+  if (gc) {
+    for (const e of gcs.slice(from)) gc.ms += e.duration;
+    gc.count += gcs.length - from;
+  }
   return into;
 }
+
+const share = (gc: { count: number; ms: number }, calls: number): GcShare => ({ perThousandCalls: (1000 * gc.count) / calls, pauseMsPerThousandCalls: (1000 * gc.ms) / calls });
 
 /**
  * fetch for the SDK's client transport with a signal per request. The transport (SDK 1.32.2) hands every
@@ -81,6 +102,7 @@ export function mcpClientTransport(url: string, token: string): StreamableHTTPCl
 
 export async function runMcpBench(): Promise<ReadPair[]> {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-bench-'));
+  gcObserver.observe({ entryTypes: ['gc'] });
   const engine = await createEngine({ dataDir: dir, chain: 'none', rateLimits: false, serveRenderer: false, simulation: false });
   try {
     const ready = await engine.listen();
@@ -100,11 +122,13 @@ export async function runMcpBench(): Promise<ReadPair[]> {
       const rest: number[] = [];
       const tool: number[] = [];
       const rounds: ReadRound[] = [];
+      const restGc = { count: 0, ms: 0 };
+      const toolGc = { count: 0, ms: 0 };
       await timeEach(WARM_UP, p.rest);
       await timeEach(WARM_UP, p.tool);
       for (let r = 0; r < ROUNDS; r++) {
-        const re = await timeEach(PER_ROUND, p.rest);
-        const to = await timeEach(PER_ROUND, p.tool);
+        const re = await timeEach(PER_ROUND, p.rest, restGc);
+        const to = await timeEach(PER_ROUND, p.tool, toolGc);
         rest.push(...re);
         tool.push(...to);
         rounds.push({ restP99Ms: pct(re, 99), toolP99Ms: pct(to, 99) });
@@ -116,11 +140,14 @@ export async function runMcpBench(): Promise<ReadPair[]> {
         toolP50Ms: pct(tool, 50),
         toolP99Ms: pct(rounds.map((x) => x.toolP99Ms), 50),
         rounds,
+        restGc: share(restGc, rest.length),
+        toolGc: share(toolGc, tool.length),
       });
     }
     await client.close();
     return out;
   } finally {
+    gcObserver.disconnect();
     await engine.close();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -12,7 +12,7 @@ import { runReferenceBench, type ReferenceResult } from './referenceBench.js';
 import { runSimBench } from './simBench.js';
 import { runSoakBench } from './soakBench.js';
 import { runClockBench } from './clockBench.js';
-import { runMcpAdvanceBench, runMcpBench } from './mcpBench.js';
+import { runMcpAdvanceBench, runMcpBench, type GcShare as McpGcShare } from './mcpBench.js';
 import { runStreamBench } from './streamBench.js';
 import type { ReferenceStage } from './referenceServer.js';
 
@@ -235,6 +235,8 @@ async function main(): Promise<void> {
         `≤ 2×; rounds tool/REST ${m.rounds.map((x) => `${fmt(x.toolP99Ms, 1)}/${fmt(x.restP99Ms, 1)}`).join(' ')}`,
         ratio <= 2,
       );
+      const gc = (g: McpGcShare) => `${fmt(g.perThousandCalls, 1)} collections, ${fmt(g.pauseMsPerThousandCalls, 1)} ms paused`;
+      rows.push([`  garbage collection per 1,000 get_${m.name} calls (client and engine, one process)`, `tool ${gc(m.toolGc)}`, `REST ${gc(m.restGc)}`, '']);
     }
     console.error('… MCP advance: one simulated hour of the calm preset by the advance tool vs --clock fast (best of two each)');
     const a = await runMcpAdvanceBench();
