@@ -19,6 +19,7 @@ import { fastRun, HOUR, withEngine } from './clockBench.js';
 export interface ReadRound {
   restP99Ms: number;
   toolP99Ms: number;
+  rpcP99Ms: number;
 }
 
 /** Garbage collections (any kind) while one side's calls ran: how many per 1,000 calls, and their pause total. */
@@ -34,9 +35,16 @@ export interface ReadPair {
   restP99Ms: number;
   toolP50Ms: number;
   toolP99Ms: number;
+  /**
+   * The same tools/call POSTed as JSON-RPC with plain fetch (no SDK client) on the SDK client's session:
+   * the server's share of a tool call.
+   */
+  rpcP50Ms: number;
+  rpcP99Ms: number;
   rounds: ReadRound[];
   restGc: GcShare;
   toolGc: GcShare;
+  rpcGc: GcShare;
 }
 
 /** Rounds × calls per round per side; `MCP_BENCH_CALLS` shortens a run (e.g. 500). */
@@ -110,28 +118,39 @@ export async function runMcpBench(): Promise<ReadPair[]> {
     const market = engine.ctx.markets.list()[0]!;
     const token = market.tokenIds[0];
     const client = new Client({ name: 'mcp-bench', version: '1.0.0' });
-    await client.connect(mcpClientTransport(`${ready.trading}/mcp`, agent.token));
+    const transport = mcpClientTransport(`${ready.trading}/mcp`, agent.token);
+    await client.connect(transport);
+    const rpcHeaders = { authorization: `Bearer ${agent.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': transport.protocolVersion! };
+    let rpcId = 1_000_000;
+    const rpc = (params: { name: string; arguments: Record<string, unknown> }) => () =>
+      fetch(`${ready.trading}/mcp`, { method: 'POST', headers: rpcHeaders, body: JSON.stringify({ jsonrpc: '2.0', id: rpcId++, method: 'tools/call', params }) }).then((r) => r.json());
     // The agent holds a position, so both position reads have a row to value.
     await client.callTool({ name: 'place_order', arguments: { token_id: token, side: 'BUY', size: '10', type: 'FOK' } });
-    const pairs = [
-      { name: 'book', rest: () => fetch(`${ready.trading}/book?token_id=${token}`).then((r) => r.json()), tool: () => client.callTool({ name: 'get_book', arguments: { token_id: token, depth: 100 } }) },
-      { name: 'positions', rest: () => fetch(`${ready.data}/positions?user=${agent.address}`).then((r) => r.json()), tool: () => client.callTool({ name: 'get_positions', arguments: {} }) },
+    const reads = [
+      { name: 'book', rest: () => fetch(`${ready.trading}/book?token_id=${token}`).then((r) => r.json()), call: { name: 'get_book', arguments: { token_id: token, depth: 100 } } },
+      { name: 'positions', rest: () => fetch(`${ready.data}/positions?user=${agent.address}`).then((r) => r.json()), call: { name: 'get_positions', arguments: {} } },
     ];
+    const pairs = reads.map((r) => ({ ...r, tool: () => client.callTool(r.call), rpc: rpc(r.call) }));
     const out: ReadPair[] = [];
     for (const p of pairs) {
       const rest: number[] = [];
       const tool: number[] = [];
+      const rpcs: number[] = [];
       const rounds: ReadRound[] = [];
       const restGc = { count: 0, ms: 0 };
       const toolGc = { count: 0, ms: 0 };
+      const rpcGc = { count: 0, ms: 0 };
       await timeEach(WARM_UP, p.rest);
       await timeEach(WARM_UP, p.tool);
+      await timeEach(WARM_UP, p.rpc);
       for (let r = 0; r < ROUNDS; r++) {
         const re = await timeEach(PER_ROUND, p.rest, restGc);
         const to = await timeEach(PER_ROUND, p.tool, toolGc);
+        const rp = await timeEach(PER_ROUND, p.rpc, rpcGc);
+        rpcs.push(...rp);
         rest.push(...re);
         tool.push(...to);
-        rounds.push({ restP99Ms: pct(re, 99), toolP99Ms: pct(to, 99) });
+        rounds.push({ restP99Ms: pct(re, 99), toolP99Ms: pct(to, 99), rpcP99Ms: pct(rp, 99) });
       }
       out.push({
         name: p.name,
@@ -139,9 +158,12 @@ export async function runMcpBench(): Promise<ReadPair[]> {
         restP99Ms: pct(rounds.map((x) => x.restP99Ms), 50),
         toolP50Ms: pct(tool, 50),
         toolP99Ms: pct(rounds.map((x) => x.toolP99Ms), 50),
+        rpcP50Ms: pct(rpcs, 50),
+        rpcP99Ms: pct(rounds.map((x) => x.rpcP99Ms), 50),
         rounds,
         restGc: share(restGc, rest.length),
         toolGc: share(toolGc, tool.length),
+        rpcGc: share(rpcGc, rpcs.length),
       });
     }
     await client.close();

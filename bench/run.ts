@@ -236,7 +236,8 @@ async function main(): Promise<void> {
         ratio <= 2,
       );
       const gc = (g: McpGcShare) => `${fmt(g.perThousandCalls, 1)} collections, ${fmt(g.pauseMsPerThousandCalls, 1)} ms paused`;
-      rows.push([`  garbage collection per 1,000 get_${m.name} calls (client and engine, one process)`, `tool ${gc(m.toolGc)}`, `REST ${gc(m.restGc)}`, '']);
+      rows.push([`  same tools/call as a plain JSON-RPC POST (no SDK client): the server's share`, `${fmt(m.rpcP99Ms, 2)} ms (p50 ${fmt(m.rpcP50Ms, 2)})`, `rounds ${m.rounds.map((x) => fmt(x.rpcP99Ms, 1)).join(' ')}`, '']);
+      rows.push([`  garbage collection per 1,000 get_${m.name} calls (client and engine, one process)`, `tool ${gc(m.toolGc)}; plain POST ${gc(m.rpcGc)}`, `REST ${gc(m.restGc)}`, '']);
     }
     console.error('… MCP advance: one simulated hour of the calm preset by the advance tool vs --clock fast (best of two each)');
     const a = await runMcpAdvanceBench();
