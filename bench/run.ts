@@ -13,7 +13,7 @@ import { runReferenceBench, type ReferenceResult } from './referenceBench.js';
 import { runSimBench } from './simBench.js';
 import { runSoakBench } from './soakBench.js';
 import { runClockBench } from './clockBench.js';
-import { runMcpAdvanceBench, runMcpBench } from './mcpBench.js';
+import { runMcpAdvanceBench, runMcpBench, type GcShare as McpGcShare } from './mcpBench.js';
 import { runStreamBench } from './streamBench.js';
 import { runMirrorBench, type StreamFigures as MirrorStreamFigures } from './mirrorBench.js';
 import { FLUSH_INTERVAL_MS } from '../engine/services/streams/streamTransport.js';
@@ -230,9 +230,18 @@ async function main(): Promise<void> {
   }
 
   if (want('mcp')) {
-    console.error('… MCP reads: a tool call over Streamable HTTP (SDK client) vs the same REST read, sequential, 600 each');
+    console.error(`… MCP reads: a tool call over Streamable HTTP (SDK client) vs the same REST read (both node fetch, keep-alive), sequential, 5 alternating rounds of ${process.env.MCP_BENCH_CALLS ?? 2000} each`);
     for (const m of await runMcpBench()) {
-      row(`MCP get_${m.name} p99 vs REST (${m.name === 'book' ? 'GET /book' : 'GET /data-api/positions'})`, `${fmt(m.toolP99Ms, 2)} ms (p50 ${fmt(m.toolP50Ms, 2)})`, `REST ${fmt(m.restP99Ms, 2)} ms (p50 ${fmt(m.restP50Ms, 2)}); ≤ 2× = ${fmt(m.toolP99Ms / m.restP99Ms, 2)}×`, m.toolP99Ms <= 2 * m.restP99Ms);
+      const ratio = m.toolP99Ms / m.restP99Ms;
+      row(
+        `MCP get_${m.name} p99 vs REST (${m.name === 'book' ? 'GET /book' : 'GET /data-api/positions'}), median of rounds`,
+        `tool ${fmt(m.toolP99Ms, 2)} ms (p50 ${fmt(m.toolP50Ms, 2)}) | REST ${fmt(m.restP99Ms, 2)} ms (p50 ${fmt(m.restP50Ms, 2)}) = ${fmt(ratio, 2)}×`,
+        `≤ 2×; rounds tool/REST ${m.rounds.map((x) => `${fmt(x.toolP99Ms, 1)}/${fmt(x.restP99Ms, 1)}`).join(' ')}`,
+        ratio <= 2,
+      );
+      const gc = (g: McpGcShare) => `${fmt(g.perThousandCalls, 1)} collections, ${fmt(g.pauseMsPerThousandCalls, 1)} ms paused`;
+      rows.push([`  same tools/call as a plain JSON-RPC POST (no SDK client): the server's share`, `${fmt(m.rpcP99Ms, 2)} ms (p50 ${fmt(m.rpcP50Ms, 2)})`, `rounds ${m.rounds.map((x) => fmt(x.rpcP99Ms, 1)).join(' ')}`, '']);
+      rows.push([`  garbage collection per 1,000 get_${m.name} calls (client and engine, one process)`, `tool ${gc(m.toolGc)}; plain POST ${gc(m.rpcGc)}`, `REST ${gc(m.restGc)}`, '']);
     }
     console.error('… MCP advance: one simulated hour of the calm preset by the advance tool vs --clock fast (best of two each)');
     const a = await runMcpAdvanceBench();
