@@ -3,10 +3,13 @@ import type { DataService } from '../services/data/dataService.js';
 import type { Infra } from '../services/infra.js';
 import type { MarketDataService } from '../services/markets/marketDataService.js';
 import type { MarketService } from '../services/markets/marketService.js';
+import type { MirrorService } from '../services/mirror/mirrorService.js';
 import type { OrderService } from '../services/orders/orderService.js';
 import type { SimulationService } from '../services/participants/simulationService.js';
 import type { ClockService } from '../services/runs/clockService.js';
 import type { ScenarioService } from '../services/scenarios/scenarioService.js';
+import type { ReplayService } from '../services/tapes/replayService.js';
+import type { TapeService } from '../services/tapes/tapeService.js';
 
 /**
  * The services the MCP tools call, handed over by whoever serves them (the HTTP layer's `/mcp` and the
@@ -18,7 +21,11 @@ export type McpContext = Infra & {
   readonly data: DataService;
   readonly markets: MarketService;
   readonly marketData: MarketDataService;
+  /** Public mirrors (decisions §10); absent where the engine wires none. */
+  readonly mirrors?: MirrorService;
   readonly orders: OrderService;
   readonly scenarios: ScenarioService;
   readonly sim: SimulationService;
+  readonly tapes: TapeService;
+  readonly replays: ReplayService;
 };
