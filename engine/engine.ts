@@ -37,7 +37,7 @@ import { loadOrCreateSecrets, rotateOperatorToken } from './store/secrets.js';
 import { ChainProxy } from './services/chainProxy/chainProxy.js';
 import { OperatorBootstrap } from './services/operatorAccess/operatorBootstrap.js';
 import { WriteBatcher } from './store/writeBatcher.js';
-import { createInterimMarketDecoder } from './services/tapes/interimMarketDecoder.js';
+import { createMarketDecoder } from './services/mirror/marketDecoder.js';
 import { replayReport } from './services/tapes/replayReport.js';
 import { ReplayService } from './services/tapes/replayService.js';
 import { readTape } from './services/tapes/tapeReader.js';
@@ -141,8 +141,8 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
       clock,
       markets,
       orders: trading,
-      // One decoder for live mirrors and replays; hup's createMarketDecoder replaces the interim one here.
-      decoderFor: createInterimMarketDecoder,
+      // The live mirror's decoder: a replayed market behaves as the live one did.
+      decoderFor: (identity) => createMarketDecoder(identity),
       scheduler: sim.scheduler,
       tapes,
       report: (state, timeline) => replayReport(reportDeps, state, timeline),
@@ -231,7 +231,8 @@ function tapeGroups(paths: readonly string[]): Array<{ paths: string[]; startedA
 function clocksOf(config: EngineConfig, opts: CreateEngineOptions): { clock: Clock; wallClock: Clock } {
   if (config.clock === 'real') {
     const base = opts.clock ?? systemClock;
-    const clock = config.speed === 1 ? base : new ScaledClock(config.clockStart ?? base.nowMs(), config.speed, base);
+    // A pinned start (`--start`, a replay's tape start) moves exchange time there even at speed 1.
+    const clock = config.speed === 1 && config.clockStart === undefined ? base : new ScaledClock(config.clockStart ?? base.nowMs(), config.speed, base);
     return { clock, wallClock: base };
   }
   const wallClock = opts.wallClock ?? systemClock;

@@ -9,8 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { createEngine } from '../engine/engine.js';
-import { feeScheduleFromBps } from '../engine/protocol/feeSchedule.js';
-import type { PublicMarketIdentity } from '../engine/services/mirror/mirrorTypes.js';
+import { UpstreamClient } from '../engine/services/mirror/upstream/upstreamClient.js';
 import { examplesDir } from '../engine/services/tapes/tapeService.js';
 import { TapeWriter } from '../engine/services/tapes/tapeWriter.js';
 
@@ -25,25 +24,9 @@ async function main(): Promise<void> {
   try {
     const ready = await upstream.listen();
     const m = upstream.ctx.markets.list()[0]!;
-    const identity: PublicMarketIdentity = {
-      conditionId: m.conditionId,
-      questionId: m.questionId,
-      question: m.question,
-      description: m.description,
-      slug: m.slug,
-      outcomes: [m.outcomes[0], m.outcomes[1]],
-      tokenIds: [m.tokenIds[0], m.tokenIds[1]],
-      tickSize: Number(m.tickSize),
-      minOrderSize: Number(m.minOrderSize),
-      negRisk: m.negRisk,
-      negRiskMarketId: m.negRiskMarketId,
-      endDate: m.endDate,
-      feeSchedule: feeScheduleFromBps(m.feeRateBps),
-      image: '',
-      closed: false,
-      acceptingOrders: true,
-      winner: null,
-    };
+    // The identity as a mirror resolves it over the wire (CLOB GET /markets/{id}; Gamma is not served here).
+    const client = new UpstreamClient({ clobBase: ready.trading, gammaBase: 'http://127.0.0.1:9' });
+    const identity = await client.resolveMarket(m.conditionId);
     const writer = new TapeWriter(tapeDir, identity, { clob: ready.trading, ws: `${ready.ws}/market` });
     const poll = async () => writer.write({ t: Date.now(), market: await (await fetch(`${ready.trading}/markets/${m.conditionId}`)).json() });
     await poll();

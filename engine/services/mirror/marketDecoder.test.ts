@@ -145,6 +145,12 @@ describe('the market decoder', () => {
     assert.deepEqual(s!.events, [{ kind: 'closed' }]);
   });
 
+  it('ignores a socket book older than the snapshot in force, but always applies a resync', () => {
+    const [, older, resync] = run([{ t: 1, resync: hashedBook({ timestamp: '5000' }) }, e({ event_type: 'book', ...hashedBook({ timestamp: '4000' }) }), { t: 2, resync: hashedBook({ timestamp: '3000' }) }]);
+    assert.deepEqual(older, { events: [], problems: [], needsResync: false });
+    assert.equal(resync!.events[0]!.kind, 'snapshot');
+  });
+
   it('drops a price_change that arrives before any snapshot and asks for a resync', () => {
     const [r] = run([e(firstOf('price_change'))]);
     assert.deepEqual(r!.events, []);

@@ -104,6 +104,8 @@ export function createMarketDecoder(identity: PublicMarketIdentity, opts: Market
     if (!Array.isArray(raw.bids) || !Array.isArray(raw.asks)) return void out.problems.push(`${origin}: bids and asks must be arrays`);
     const ts = timestampOf(raw.timestamp);
     if (ts === undefined) return void out.problems.push(`${origin}: timestamp ${clip(JSON.stringify(raw.timestamp) ?? '')} is not unix ms text`);
+    // A socket book older than the snapshot in force (the initial dump arriving after a resync) is superseded; a resync is always applied.
+    if (origin === 'book' && haveSnapshot && ts < snapshotTs) return;
     if (verifyHash && typeof raw.hash === 'string' && raw.hash !== '') {
       const expected = canonicalHash(raw);
       if (expected !== undefined && expected !== raw.hash) {

@@ -20,6 +20,23 @@ describe('the shipped example tape (scripts/recordExampleTape.ts)', () => {
     assert.ok(kinds.has('price_change') && kinds.has('last_trade_price'), [...kinds].join());
   });
 
+  it('in real time starts the exchange clock at the tape start and plays on timers', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'example-real-'));
+    const wall0 = Date.now();
+    const engine = await createEngine({ dataDir, chain: 'none', seedDemo: false, simulation: false, serveRenderer: false, speed: 100, replays: [EXAMPLE] });
+    try {
+      const [replay] = engine.ctx.replays.list();
+      const now = engine.ctx.clock.nowMs();
+      assert.ok(now >= replay!.tapeStart && now <= replay!.tapeStart + (Date.now() - wall0) * 100, `exchange time ${now} ran from the tape's start ${replay!.tapeStart} at 100×`);
+      const deadline = Date.now() + 15_000;
+      while (engine.ctx.replays.get(replay!.replayId).phase !== 'finished' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(engine.ctx.replays.get(replay!.replayId).played, replay!.entries, 'the 30 s tape played at 100× within the wait');
+    } finally {
+      await engine.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('replays by its name in a fast run with every entry decoded and the public depth on the book', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'example-replay-'));
     const engine = await createEngine({ dataDir, chain: 'none', seedDemo: false, simulation: false, serveRenderer: false, clock: 'fast', seed: 1, replays: [EXAMPLE] });

@@ -41,10 +41,10 @@ const NO = identity.tokenIds[1];
 const ENTRIES: TapeEntry[] = [
   { t: T0, e: { event_type: 'book', asset_id: YES, market: identity.conditionId, bids: [{ price: '0.40', size: '100' }, { price: '0.45', size: '50' }], asks: [{ price: '0.55', size: '80' }, { price: '0.50', size: '40' }], timestamp: String(T0) } },
   { t: T0, e: { event_type: 'book', asset_id: NO, market: identity.conditionId, bids: [{ price: '0.50', size: '40' }], asks: [{ price: '0.55', size: '50' }], timestamp: String(T0) } },
-  { t: T0 + 1_000, e: { event_type: 'price_change', market: identity.conditionId, price_changes: [{ asset_id: YES, price: '0.50', size: '30', side: 'SELL' }, { asset_id: NO, price: '0.50', size: '30', side: 'BUY' }] } },
-  { t: T0 + 60_000, e: { event_type: 'last_trade_price', asset_id: YES, market: identity.conditionId, price: '0.45', size: '60', side: 'SELL' } },
-  { t: T0 + 60_000, e: { event_type: 'last_trade_price', asset_id: NO, market: identity.conditionId, price: '0.55', size: '60', side: 'BUY' } },
-  { t: T0 + 60_005, e: { event_type: 'price_change', market: identity.conditionId, price_changes: [{ asset_id: YES, price: '0.45', size: '0', side: 'BUY' }] } },
+  { t: T0 + 1_000, e: { event_type: 'price_change', market: identity.conditionId, price_changes: [{ asset_id: YES, price: '0.50', size: '30', side: 'SELL' }, { asset_id: NO, price: '0.50', size: '30', side: 'BUY' }], timestamp: String(T0 + 1_000) } },
+  { t: T0 + 60_000, e: { event_type: 'last_trade_price', asset_id: YES, market: identity.conditionId, price: '0.45', size: '60', side: 'SELL', timestamp: String(T0 + 60_000) } },
+  { t: T0 + 60_000, e: { event_type: 'last_trade_price', asset_id: NO, market: identity.conditionId, price: '0.55', size: '60', side: 'BUY', timestamp: String(T0 + 60_000) } },
+  { t: T0 + 60_005, e: { event_type: 'price_change', market: identity.conditionId, price_changes: [{ asset_id: YES, price: '0.45', size: '0', side: 'BUY' }], timestamp: String(T0 + 60_005) } },
   { t: T0 + 120_000, e: 'not an event' },
   { t: T0 + 240_000, market: { condition_id: identity.conditionId, closed: false, accepting_orders: true, tokens: [{ token_id: YES, winner: false }, { token_id: NO, winner: false }] } },
 ];
@@ -100,7 +100,7 @@ describe('replaying a tape (decisions §10)', () => {
         const report = (await op('GET', `/admin/replays/${replays[0]!.replayId}`)).json as unknown as ReplayReport;
         assert.equal(report.played, ENTRIES.length);
         assert.equal(report.printFills, 1);
-        assert.ok(report.problems.some((p) => p.includes('not an object')), 'the bad line is reported, not fatal');
+        assert.ok(report.problems.some((p) => p.includes('non-JSON frame')), 'the bad line is reported, not fatal');
         const alice = report.accounts.find((a) => a.account === ALICE.address.toLowerCase())!;
         assert.equal(alice.fills, 2);
         assert.equal(alice.positions[0]!.size, '20');

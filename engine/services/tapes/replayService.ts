@@ -227,13 +227,14 @@ export class ReplayService {
 
   /** The tape is played out: the market stops taking orders (no public data follows); its last book stays to mark positions. */
   private async finish(r: Replay): Promise<void> {
-    r.phase = 'finished';
     r.finishedAt = this.ctx.clock.nowMs();
     if (!r.closed) {
       r.closed = true;
       const m = this.ctx.markets.byCondition(r.conditionId);
       if (m && !m.closed) await this.ctx.markets.close(r.conditionId);
     }
+    // Finished once the close is durable: whoever sees `finished` sees a closed market.
+    r.phase = 'finished';
     try {
       this.writeReport(r.replayId);
     } catch (e) {
