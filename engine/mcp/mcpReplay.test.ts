@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { NO_FEE } from '../protocol/feeSchedule.js';
+import type { PublicMarketIdentity, TapeEntry } from '../services/mirror/mirrorTypes.js';
+import { TapeWriter } from '../services/tapes/tapeWriter.js';
 import { withMcpAgent } from '../testkit/mcpKit.js';
 
 const EXAMPLE = 'example-calm-market.jsonl.gz';
@@ -8,6 +11,35 @@ const START = Date.UTC(2030, 0, 1);
 const STEPPED = { clock: 'stepped', clockStart: START, seed: 21, seedDemo: false, simulation: false } as const;
 
 type Level = { price: string; size: string };
+
+const T0 = Date.UTC(2029, 5, 1, 12);
+const identity: PublicMarketIdentity = {
+  conditionId: '0x' + 'd5'.repeat(32),
+  questionId: '0x' + '03'.repeat(32),
+  question: 'Will the agent backtest end in a resolution?',
+  description: '',
+  slug: 'will-the-agent-backtest-end-in-a-resolution',
+  outcomes: ['Yes', 'No'],
+  tokenIds: ['8101', '8102'],
+  tickSize: 10_000,
+  minOrderSize: 5_000_000,
+  negRisk: false,
+  negRiskMarketId: '',
+  endDate: null,
+  feeSchedule: NO_FEE,
+  image: '',
+  closed: false,
+  acceptingOrders: true,
+  winner: null,
+};
+const [YES, NO] = identity.tokenIds;
+const cid = identity.conditionId;
+/** A public market's minutes as the market channel sent them: a book, a public seller printing through 0.50, then the resolution (Yes). */
+const ENTRIES: TapeEntry[] = [
+  { t: T0, e: { event_type: 'book', asset_id: YES, market: cid, bids: [{ price: '0.40', size: '100' }], asks: [{ price: '0.55', size: '80' }], timestamp: String(T0) } },
+  { t: T0 + 90_000, e: { event_type: 'last_trade_price', asset_id: YES, market: cid, price: '0.45', size: '60', side: 'SELL', timestamp: String(T0 + 90_000) } },
+  { t: T0 + 200_000, market: { condition_id: cid, closed: true, accepting_orders: false, tokens: [{ token_id: YES, winner: true }, { token_id: NO, winner: false }] } },
+];
 
 describe('MCP tapes and replays (issues 22 and 24)', () => {
   it('an agent lists the tapes, replays the example tape in a stepped engine, sees the market as a mirror of the tape, takes the recorded public depth, runs until the tape ends and reads its replay report', async () => {
@@ -93,6 +125,38 @@ describe('MCP tapes and replays (issues 22 and 24)', () => {
       assert.equal(until.ok, false);
       assert.match(until.text, /no replay is running.*start_replay/);
       assert.equal((await call('list_markets')).data.total, 0, 'no refused replay left a market behind');
+    });
+  });
+
+  it('a tape written to the data directory is listed and replayed: a resting bid fills from a recorded print (run_until own_fill), the tape resolves the market (run_until resolution), and the report has the payout', async () => {
+    await withMcpAgent(STEPPED, async ({ engine, call, agent }) => {
+      const writer = new TapeWriter(engine.ctx.tapes.dir, identity, { clob: 'http://127.0.0.1:1', ws: 'ws://127.0.0.1:1/ws/market' });
+      for (const e of ENTRIES) writer.write(e);
+      writer.flush();
+      const listed = await call('list_tapes');
+      const tapes = listed.data.tapes as Array<{ name: string; conditionId: string; events: number }>;
+      assert.deepEqual(tapes.map((t) => [t.conditionId, t.events]), [[cid, 3]], listed.text);
+
+      const started = await call('start_replay', { tape: tapes[0]!.name });
+      assert.equal(started.ok, true, started.text);
+      await call('advance', { seconds: 1 });
+      const bid = await call('place_order', { token_id: YES, side: 'BUY', size: '10', price: '0.5', type: 'GTC' });
+      assert.equal(bid.data.status, 'live', bid.text);
+
+      const filled = await call('run_until', { time: START + 3_600_000, stop_on: ['own_fill'] });
+      assert.equal(filled.data.stoppedBy, 'own_fill', filled.text);
+      assert.equal(filled.data.now, START + 121_000, 'the print at 90 s falls in the second minute after the call');
+      assert.equal(((await call('list_open_orders')).data.orders as unknown[]).length, 0, 'the print took the whole bid');
+
+      const resolved = await call('run_until', { time: START + 3_600_000, stop_on: ['resolution'] });
+      assert.equal(resolved.data.stoppedBy, 'resolution', resolved.text);
+      const market = await call('get_market', { market: cid });
+      assert.equal(market.data.state, 'resolved');
+      assert.equal(market.data.winner, 'Yes');
+
+      const report = await call('replay_report', { replay_id: started.data.replayId });
+      const mine = report.data.account as { account: string; fills: number; pnl: string };
+      assert.deepEqual([mine.account, mine.fills, mine.pnl], [agent.address, 1, '5'], 'ten shares bought at 0.5 pay 1 each');
     });
   });
 });
