@@ -37,11 +37,14 @@ import { loadOrCreateSecrets, rotateOperatorToken } from './store/secrets.js';
 import { ChainProxy } from './services/chainProxy/chainProxy.js';
 import { OperatorBootstrap } from './services/operatorAccess/operatorBootstrap.js';
 import { WriteBatcher } from './store/writeBatcher.js';
-import { createMarketDecoder } from './services/mirror/marketDecoder.js';
 import { replayReport } from './services/tapes/replayReport.js';
 import { ReplayService } from './services/tapes/replayService.js';
 import { readTape } from './services/tapes/tapeReader.js';
 import { examplesDir, TapeService } from './services/tapes/tapeService.js';
+import { MirrorService } from './services/mirror/mirrorService.js';
+import { createMarketDecoder } from './services/mirror/marketDecoder.js';
+import { UpstreamClient } from './services/mirror/upstream/upstreamClient.js';
+import { UpstreamFeed } from './services/mirror/upstream/upstreamFeed.js';
 
 export interface ReadyLine {
   ready: true;
@@ -83,7 +86,14 @@ export interface CreateEngineOptions extends ServerLimits {
 export async function createEngine(partial: Partial<EngineConfig> = {}, opts: CreateEngineOptions = {}): Promise<Engine> {
   const resolved = resolveConfig(partial);
   // Tapes first: `--replay` starts the run's clock at the tape's start (decisions §11) unless --start pins it.
-  const tapes = new TapeService({ dataDir: resolved.dataDir, upstream: { clob: resolved.upstreamClob, ws: resolved.upstreamWs }, record: resolved.record, examplesDir: examplesDir() });
+  let resyncFeed: ((conditionId: string) => void) | undefined;
+  const tapes = new TapeService({
+    dataDir: resolved.dataDir,
+    upstream: { clob: resolved.upstreamClob, ws: resolved.upstreamWs },
+    record: resolved.record,
+    examplesDir: examplesDir(),
+    requestResync: (conditionId) => resyncFeed?.(conditionId),
+  });
   const replayGroups = tapeGroups(resolved.replays.map((r) => tapes.resolve(r)));
   const config = replayGroups.length > 0 && resolved.clockStart === undefined ? { ...resolved, clockStart: Math.min(...replayGroups.map((g) => g.startedAt)) } : resolved;
   const { clock, wallClock } = clocksOf(config, opts);
@@ -97,6 +107,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
 
   let chain: ChainHandle | undefined;
   let orders: OrderService | undefined;
+  let mirrors: MirrorService | undefined;
   let ctx: EngineContext;
   try {
     chain = await startChain(config, secrets);
@@ -106,7 +117,8 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     const auth = new AuthService({ clock, wallClock, config, db, secrets, writes, ...seeded });
     const builderAuth = new BuilderAuth({ clock, wallClock, config, db, secrets });
     const markets = new MarketService({ chain, clock, db, writes });
-    const trading = new OrderService({ chain, clock, config, db, writes, markets, ...seeded });
+    // The order service asks the mirror service (built after it, as it feeds the order service's public layer) for a market's upstream state.
+    const trading = new OrderService({ chain, clock, config, db, writes, markets, mirrorOf: (conditionId) => mirrors?.status(conditionId), ...seeded });
     orders = trading;
     // The two links that point back up are events: a first key earns the welcome grant, and a
     // resolution cancels the market's resting orders before anyone hears of it.
@@ -115,7 +127,15 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     const rateLimiter = new RateLimiter({ clock, wallClock, config, auth });
     const relayer = new RelayerService({ chain, clock, config, db, secrets, writes, ...seeded });
     const mids = new MidHistory();
-    const marketData = new MarketDataService({ clock, markets, orders: trading, mids });
+    const upstream = new UpstreamClient({ clobBase: config.upstreamClob, gammaBase: config.upstreamGamma, wallClock });
+    const feed = new UpstreamFeed({ clock, wsUrl: config.upstreamWs, client: upstream });
+    const mirror = new MirrorService({ clock, wallClock, markets, orders: trading, upstream, feed, decoderFor: (identity) => createMarketDecoder(identity) });
+    mirrors = mirror;
+    // Recording: every upstream entry as received, and a fresh book when a tape starts mid-stream.
+    mirror.onEntry.add(tapes.record);
+    mirror.recording = () => tapes.recording;
+    resyncFeed = (conditionId) => void feed.resync(conditionId).catch(() => undefined);
+    const marketData = new MarketDataService({ clock, markets, orders: trading, mids, mirrors: mirror });
     const listings = new MarketListings({ markets }, marketData);
     const data = new DataService({ db, markets, orders: trading });
     const paper = new PaperService({ clock, config, db, data, orders: trading });
@@ -129,9 +149,12 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
 
     await markets.init();
     await trading.init();
+    await mirror.init();
     await relayer.init();
     if (config.seedDemo) await seedDemoMarkets({ chain, clock, config, db, writes, markets, orders: trading, ...seeded });
     await sim.init();
+    // `--mirror`: a public market that cannot be resolved stops the start with the upstream's reason.
+    for (const ref of config.mirrors) await mirror.start(ref);
     // A fast or stepped run reports what happened after its setup (demo seeding) under <data>/runs/.
     const recorder = config.clock === 'real' ? undefined : new RunRecorder({ clock, db, dataDir: config.dataDir, markets, orders: trading, isSimulated: (a) => sim.isSimulated(a) }, config.clock, startedAt, ids!.seed);
     const clockService = new ClockService({ clock, sim }, config.clock, startedAt, recorder);
@@ -145,12 +168,14 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
       decoderFor: (identity) => createMarketDecoder(identity),
       scheduler: sim.scheduler,
       tapes,
+      mirrors: mirror,
       report: (state, timeline) => replayReport(reportDeps, state, timeline),
       runDir: () => recorder?.dir ?? join(config.dataDir, 'runs', `${new Date(startedAt).toISOString().replace(/[:.]/g, '-')}-${config.clock}`),
     });
     for (const g of replayGroups) await replays.start({ tape: g.paths.join(',') });
-    ctx = { config, clock, wallClock, ...seeded, db, writes, secrets, chain, auth, builderAuth, markets, marketData, listings, orders: trading, rateLimiter, relayer, data, paper, heartbeats, sim, operatorBootstrap, chainProxy, scenarios, streams, clockService, mids, agents, tapes, replays };
+    ctx = { config, clock, wallClock, ...seeded, db, writes, secrets, chain, auth, builderAuth, markets, marketData, listings, orders: trading, rateLimiter, relayer, data, paper, heartbeats, sim, operatorBootstrap, chainProxy, scenarios, streams, clockService, mids, agents, mirrors: mirror, tapes, replays };
   } catch (e) {
+    await mirrors?.stop().catch(() => undefined);
     await chain?.stop().catch(() => undefined);
     orders?.close();
     writes.close();
@@ -198,6 +223,8 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
       } catch {
         // The report is a by-product: a full disk must not keep the engine from closing.
       }
+      await ctx.mirrors.stop();
+      // After the mirror: the entries it handed over last are written too.
       ctx.tapes.close();
       ctx.orders.stop();
       ctx.relayer.stop();

@@ -20,6 +20,7 @@ import type { StreamService } from '../services/streams/streamService.js';
 import type { ClockService } from '../services/runs/clockService.js';
 import type { ReplayService } from '../services/tapes/replayService.js';
 import type { TapeService } from '../services/tapes/tapeService.js';
+import type { MirrorService } from '../services/mirror/mirrorService.js';
 
 /**
  * What the HTTP layer serves: the infrastructure and every service, built and wired by the composition
@@ -48,4 +49,5 @@ export interface EngineContext extends Infra {
   readonly agents: AgentService;
   readonly tapes: TapeService;
   readonly replays: ReplayService;
+  readonly mirrors: MirrorService;
 }

@@ -96,6 +96,11 @@ export class UpstreamKit {
     await this.live().ctx.markets.resolve(conditionId, winner);
   }
 
+  /** Stops the simulated participants (their resting orders stay): the book then moves only when a test moves it. */
+  stopParticipants(): void {
+    this.live().ctx.sim.stop();
+  }
+
   /** Stops the engine (listener, participants, sockets): the mirror sees its upstream die. */
   async kill(): Promise<void> {
     const e = this.engine;

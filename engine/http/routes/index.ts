@@ -16,6 +16,7 @@ import { clockRoutes } from './clockRoutes.js';
 import { tapeRoutes } from './tapeRoutes.js';
 import { rpcProxyRoutes } from './rpcProxyRoutes.js';
 import { operatorBootstrapRoutes } from './operatorBootstrapRoutes.js';
+import { mirrorRoutes } from './mirrorRoutes.js';
 
 /** Base paths of the three services on the one listener (decisions §0). */
 export const RELAYER_PREFIX = '/relayer';
@@ -37,6 +38,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: EngineContext): 
     rpcProxyRoutes(trading, ctx);
     paperRoutes(trading, ctx);
     agentRoutes(trading, ctx);
+    mirrorRoutes(trading, ctx);
   });
   await app.register(async (relayer) => relayerRoutes(relayer, ctx), { prefix: RELAYER_PREFIX });
   await app.register(async (data) => dataApiRoutes(data, ctx), { prefix: DATA_PREFIX });

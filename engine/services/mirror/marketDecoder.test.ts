@@ -100,6 +100,15 @@ describe('the market decoder', () => {
     ]);
   });
 
+  it('accepts a book hashed by py-clob-client 0.34.5 generate_orderbook_summary_hash (vector computed with the stock library)', () => {
+    const id = { ...identity, conditionId: '0x' + 'c'.repeat(64), tokenIds: ['1'.repeat(73), '2'.repeat(73)] as const };
+    const book = { market: '0x' + 'c'.repeat(64), asset_id: '1'.repeat(73), timestamp: '1786385407185', hash: '02fdfedab7592d0d7061f89df29c5fab0cdda1e6', bids: [{ price: '0.01', size: '2260866.89' }, { price: '0.430', size: '812.5' }], asks: [{ price: '0.99', size: '2253252.59' }, { price: '0.44', size: '400' }], min_order_size: '5', tick_size: '0.01', neg_risk: true, last_trade_price: '0.430' };
+    const [ok, tampered] = run([{ t: 1, resync: book }, { t: 2, resync: { ...book, last_trade_price: '0.43' } }], id);
+    assert.deepEqual(ok!.problems, []);
+    assert.deepEqual(ok!.events, [{ kind: 'snapshot', bids: [{ price: 430_000, size: 812_500_000 }, { price: 10_000, size: 2_260_866_890_000 }], asks: [{ price: 440_000, size: 400_000_000 }, { price: 990_000, size: 2_253_252_590_000 }] }]);
+    assert.equal(tampered!.needsResync, true, '"0.43" for "0.430" is another text, so another hash');
+  });
+
   it('sorts a resync book explicitly whatever its order', () => {
     const shuffled = hashedBook({ bids: [{ price: '0.4', size: '20' }, { price: '0.3', size: '10' }] });
     const [r] = run([{ t: 1, resync: shuffled }]);
@@ -151,6 +160,18 @@ describe('the market decoder', () => {
     assert.equal(resync!.events[0]!.kind, 'snapshot');
   });
 
+  it('stops checking hashes after three mismatching books in a row (an upstream that hashes differently), but refuses one liar between honest books', () => {
+    const liar = (ts: string) => ({ t: 1, resync: { ...hashedBook({ timestamp: ts }), hash: 'bad' } });
+    const [a, honest, b, c, d] = run([liar('1'), { t: 1, resync: hashedBook({ timestamp: '2' }) }, liar('3'), liar('4'), liar('5')]);
+    assert.deepEqual(a!.events, []);
+    assert.equal(honest!.events[0]!.kind, 'snapshot');
+    assert.deepEqual(b!.events, []);
+    assert.deepEqual(c!.events, []);
+    assert.equal(d!.events[0]!.kind, 'snapshot');
+    assert.match(d!.problems[0]!, /3 books in a row did not match their hash/);
+    assert.equal(d!.needsResync, false);
+  });
+
   it('drops a price_change that arrives before any snapshot and asks for a resync', () => {
     const [r] = run([e(firstOf('price_change'))]);
     assert.deepEqual(r!.events, []);
@@ -165,6 +186,27 @@ describe('the market decoder', () => {
     assert.deepEqual(backwards!.events, []);
     assert.equal(backwards!.needsResync, true);
     assert.match(backwards!.problems[0]!, /out of order/);
+  });
+
+  // The reference's example frames (websocket.md §2.2, public-market-data.md §3.2), with this market's ids.
+  const referenceFrames: Array<[string, unknown, PublicBookEvent[]]> = [
+    ['book (no min_order_size: hash not recomputable, accepted)', { event_type: 'book', asset_id: YES, market: CID, bids: [{ price: '0.48', size: '30' }, { price: '0.49', size: '20' }], asks: [{ price: '0.52', size: '25' }, { price: '0.51', size: '10' }], timestamp: '1786385407185', hash: '0x0', tick_size: '0.01', last_trade_price: '0.50' },
+      [{ kind: 'snapshot', bids: [{ price: 490_000, size: 20_000_000 }, { price: 480_000, size: 30_000_000 }], asks: [{ price: 510_000, size: 10_000_000 }, { price: 520_000, size: 25_000_000 }] }]],
+    ['price_change of both tokens (docs example: token A BUY 0.5, token B SELL 0.5)', { event_type: 'price_change', market: CID, timestamp: '1786385407186', price_changes: [{ asset_id: YES, price: '0.5', size: '200', side: 'BUY', hash: 'h1', best_bid: '0.5', best_ask: '0.51' }, { asset_id: NO, price: '0.5', size: '200', side: 'SELL', hash: 'h2', best_bid: '0.49', best_ask: '0.5' }] },
+      [{ kind: 'level', side: 'bid', price: 500_000, size: 200_000_000 }]],
+    ['last_trade_price', { event_type: 'last_trade_price', asset_id: YES, market: CID, price: '0.456', size: '219.217767', side: 'BUY', fee_rate_bps: '0', timestamp: '1786385407187', transaction_hash: '0x' + 'ab'.repeat(32) },
+      [{ kind: 'print', aggressor: 'bid', price: 456_000, size: 219_217_767 }]],
+    ['best_bid_ask (a summary: nothing to do)', { event_type: 'best_bid_ask', market: CID, asset_id: YES, best_bid: '0.5', best_ask: '0.51', spread: '0.01', timestamp: '1786385407188' }, []],
+    ['tick_size_change', { event_type: 'tick_size_change', asset_id: YES, market: CID, old_tick_size: '0.01', new_tick_size: '0.001', timestamp: '1786385407189' }, [{ kind: 'tick', tickSize: 1_000 }]],
+    ['market_resolved', { event_type: 'market_resolved', id: '612345', market: CID, assets_ids: [YES, NO], winning_asset_id: YES, winning_outcome: 'Yes', timestamp: '1786385407190', tags: [] }, [{ kind: 'resolved', winner: 0 }]],
+  ];
+  it('decodes the reference example frames in sequence', () => {
+    const d = createMarketDecoder(identity);
+    for (const [what, ev, expected] of referenceFrames) {
+      const r = d.decode({ t: 1, e: ev });
+      assert.deepEqual(r.problems, [], what);
+      assert.deepEqual(r.events, expected, what);
+    }
   });
 
   /** [what, event, problem, needsResync, the rest of the book still decodes] */

@@ -32,13 +32,22 @@ export interface MarketDecoderOptions {
   readonly verifyHash?: boolean;
 }
 
+/**
+ * Consecutive books whose hash does not match before the decoder concludes the upstream hashes another way
+ * (the public algorithm is py-clob-client's, but a service may change it): it then reports that once and
+ * stops checking, rather than refusing every book and leaving the market without depth. One lying book
+ * between honest ones is still refused.
+ */
+export const HASH_MISMATCHES_BEFORE_GIVING_UP = 3;
+
 /** How many recent matches the print pairing remembers (both prints of a match arrive in one frame). */
 const PRINT_MEMORY = 512;
 
 type Obj = Record<string, unknown>;
 
 export function createMarketDecoder(identity: PublicMarketIdentity, opts: MarketDecoderOptions = {}): MarketDecoder {
-  const verifyHash = opts.verifyHash ?? true;
+  let verifyHash = opts.verifyHash ?? true;
+  let mismatches = 0;
   const conditionId = identity.conditionId.toLowerCase();
   let tick = identity.tickSize;
   let haveSnapshot = false;
@@ -109,9 +118,13 @@ export function createMarketDecoder(identity: PublicMarketIdentity, opts: Market
     if (verifyHash && typeof raw.hash === 'string' && raw.hash !== '') {
       const expected = canonicalHash(raw);
       if (expected !== undefined && expected !== raw.hash) {
-        out.needsResync = true;
-        return void out.problems.push(`${origin}: hash ${clip(raw.hash)} does not match the book (expected ${expected}); refused`);
-      }
+        if (++mismatches < HASH_MISMATCHES_BEFORE_GIVING_UP) {
+          out.needsResync = true;
+          return void out.problems.push(`${origin}: hash ${clip(raw.hash)} does not match the book (expected ${expected}); refused`);
+        }
+        verifyHash = false;
+        out.problems.push(`${origin}: ${mismatches} books in a row did not match their hash: the upstream hashes differently; hash checks are off for this market`);
+      } else if (expected !== undefined) mismatches = 0;
     }
     let bookTick = tick;
     if (raw.tick_size !== undefined) {

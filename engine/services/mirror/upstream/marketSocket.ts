@@ -83,12 +83,13 @@ export class MarketSocket {
     const ws = new WebSocket(this.opts.url, { headers: { 'user-agent': UPSTREAM_USER_AGENT }, handshakeTimeout: HANDSHAKE_TIMEOUT_MS, maxPayload: 64 * 1024 * 1024 });
     this.ws = ws;
     ws.on('open', () => {
-      this.attempt = 0;
       this.lastFrameAt = Date.now();
       this.startPings();
       this.safely(() => this.opts.onOpen());
     });
     ws.on('message', (data, isBinary) => {
+      // The backoff resets on the first frame, not on open: a server that accepts and hangs up at once stays backed off.
+      this.attempt = 0;
       this.lastFrameAt = Date.now();
       const text = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
       this.safely(() => this.opts.onText(text));

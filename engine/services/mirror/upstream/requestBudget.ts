@@ -34,7 +34,8 @@ export class RequestBudget {
     if (this.queued >= this.limits.maxQueued) return Promise.resolve(false);
     this.queued++;
     // One waiter at a time, in arrival order: each sees the window its predecessors left.
-    const turn = this.tail.then(() => this.take(maxWaitMs));
+    const deadline = this.wall.nowMs() + maxWaitMs;
+    const turn = this.tail.then(() => this.take(deadline));
     this.tail = turn.then(() => undefined);
     return turn.finally(() => this.queued--);
   }
@@ -45,17 +46,19 @@ export class RequestBudget {
     return this.granted.length;
   }
 
-  private async take(maxWaitMs: number): Promise<boolean> {
-    const now = this.wall.nowMs();
-    this.expire(now);
-    if (this.granted.length < this.limits.requests) {
-      this.granted.push(now);
-      return true;
+  /** `deadline`: wall ms by which the request must be on its way (its wait in the queue counts). */
+  private async take(deadline: number): Promise<boolean> {
+    for (;;) {
+      const now = this.wall.nowMs();
+      this.expire(now);
+      if (this.granted.length < this.limits.requests) {
+        this.granted.push(now);
+        return true;
+      }
+      const freeAt = this.granted[0]! + this.limits.windowMs;
+      if (freeAt > deadline) return false;
+      await new Promise((r) => setTimeout(r, Math.max(1, freeAt - now)));
     }
-    const waitMs = this.granted[0]! + this.limits.windowMs - now;
-    if (waitMs > maxWaitMs) return false;
-    await new Promise((r) => setTimeout(r, waitMs));
-    return this.take(maxWaitMs - waitMs);
   }
 
   private expire(now: number): void {
