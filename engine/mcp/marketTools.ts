@@ -29,14 +29,9 @@ export function marketRules(deps: ToolDeps, m: Market) {
     endDate: m.endDate,
     state: marketState(deps, m),
     winner: m.winner === null ? null : m.outcomes[m.winner],
-    mirror: mirrorOf(deps, m),
+    /** Where a mirrored market's public depth comes from and how fresh it is (decisions §10); null for a local market. */
+    mirror: deps.ctx.mirrors.recordStatus(m),
   };
-}
-
-/** Where a mirrored market's public depth comes from and how fresh it is (decisions §10); null for a local market. */
-function mirrorOf(deps: ToolDeps, m: Market): MirrorStatus | null {
-  if (m.mirrorSource === null) return null;
-  return deps.ctx.mirrors?.recordStatus(m) ?? { source: m.mirrorSource, upstreamState: 'closed', lastEventAgeMs: null };
 }
 
 /** `, mirrored from public (live, last event 120 ms ago)`: the mirror part of a one-line summary. */

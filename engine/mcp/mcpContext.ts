@@ -21,8 +21,7 @@ export type McpContext = Infra & {
   readonly data: DataService;
   readonly markets: MarketService;
   readonly marketData: MarketDataService;
-  /** Public mirrors (decisions §10); absent where the engine wires none. */
-  readonly mirrors?: MirrorService;
+  readonly mirrors: MirrorService;
   readonly orders: OrderService;
   readonly scenarios: ScenarioService;
   readonly sim: SimulationService;

@@ -61,7 +61,8 @@ describe('MCP tapes and replays (issues 22 and 24)', () => {
 
       const market = await call('get_market', { market: conditionId });
       assert.equal(market.ok, true, market.text);
-      assert.equal((market.data.mirror as { source: string }).source, `tape:${EXAMPLE}`, 'a replayed market is a mirror of its tape');
+      assert.deepEqual(market.data.mirror, { source: `tape:${EXAMPLE}`, upstreamState: 'live', lastEventAgeMs: null }, 'a replayed market is a mirror of its tape; nothing played before the first advance');
+      assert.match(market.text, /mirrored from tape:example-calm-market\.jsonl\.gz \(live, no event yet\)/);
       assert.deepEqual(Object.keys(market.data.feeSchedule as object).sort(), ['exponent', 'rate', 'rebateRate', 'takerOnly']);
       const mirrored = await call('list_markets', { kind: 'mirrored' });
       assert.deepEqual((mirrored.data.markets as Array<{ conditionId: string }>).map((m) => m.conditionId), [conditionId]);
@@ -75,6 +76,7 @@ describe('MCP tapes and replays (issues 22 and 24)', () => {
       const book = await call('get_book', { token_id: yes, depth: 3 });
       const asks = book.data.asks as Level[];
       assert.ok(asks.length > 0 && (book.data.bids as Level[]).length > 0, book.text);
+      assert.equal(typeof ((await call('get_market', { market: yes })).data.mirror as { lastEventAgeMs: unknown }).lastEventAgeMs, 'number');
 
       const quote = await call('quote_order', { token_id: yes, side: 'BUY', size: '10' });
       assert.equal(quote.ok, true, quote.text);
@@ -91,6 +93,7 @@ describe('MCP tapes and replays (issues 22 and 24)', () => {
       assert.equal(ran.data.now, START + 61_000, 'the 30 s tape ends in the first exchange minute after the call (which began 1 s in)');
       const closed = await call('get_market', { market: conditionId });
       assert.equal(closed.data.state, 'closed', 'a played-out tape takes no more orders');
+      assert.equal((closed.data.mirror as { upstreamState: string }).upstreamState, 'closed');
 
       const report = await call('replay_report', { replay_id: replayId });
       assert.equal(report.ok, true, report.text);

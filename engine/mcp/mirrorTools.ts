@@ -1,18 +1,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { isApiError } from '../protocol/errors.js';
-import type { MirrorService } from '../services/mirror/mirrorService.js';
 import { marketRules, mirrorText } from './marketTools.js';
 import { defineTool, ToolRefusal, type ToolDeps } from './toolKit.js';
 
 /** The upstream flags, for refusals that say how an operator points the engine at a public exchange. */
 const UPSTREAM_FLAGS = 'the operator points the engine at a public exchange with --upstream-clob, --upstream-gamma and --upstream-ws';
-
-function mirrorsOf(deps: ToolDeps): MirrorService {
-  const mirrors = deps.ctx.mirrors;
-  if (!mirrors) throw new ToolRefusal(`upstream_unavailable: this engine has no mirror service, so public markets cannot be searched or mirrored here; ${UPSTREAM_FLAGS}.`);
-  return mirrors;
-}
 
 /**
  * An upstream refusal with what an agent can do about it: the service's sentences name operator routes,
@@ -37,7 +30,7 @@ export function registerMirrorTools(server: McpServer, deps: ToolDeps): void {
       "Public Polymarket markets by words (Gamma's search, through this engine's mirror): condition id, slug, question, event title, outcomes, cached outcome prices and volume. mirror_market makes a local copy of one to trade on paper against its public depth. A tool error where mirroring is unavailable.",
     input: { query: z.string().trim().min(1).max(200).describe('Words to search for, e.g. "election"'), limit: z.number().int().min(1).max(50).default(10) },
   }, async ({ query, limit }) => {
-    const mirrors = mirrorsOf(deps);
+    const mirrors = deps.ctx.mirrors;
     const markets = await upstreamCall(() => mirrors.search(query, limit));
     const local = new Set<string>(deps.ctx.markets.list().map((m) => m.conditionId));
     const rows = markets.map((m) => ({ ...m, mirrored: local.has(m.conditionId.toLowerCase()) }));
@@ -51,7 +44,7 @@ export function registerMirrorTools(server: McpServer, deps: ToolDeps): void {
     write: true,
     input: { market: z.string().trim().min(1).max(500).describe('Slug, condition id (0x + 64 hex) or https://polymarket.com/event/… URL') },
   }, async ({ market }) => {
-    const mirrors = mirrorsOf(deps);
+    const mirrors = deps.ctx.mirrors;
     const m = marketRules(deps, await upstreamCall(() => mirrors.start(market)));
     return { summary: `mirrored ${m.question} as ${m.conditionId} — ${m.state}, tick ${m.tickSize}, min size ${m.minOrderSize}, fee ${m.feeRateBps} bps${mirrorText(m.mirror)}.`, data: m };
   });
@@ -62,7 +55,7 @@ export function registerMirrorTools(server: McpServer, deps: ToolDeps): void {
     write: true,
     input: { condition_id: z.string().trim().min(1).max(200).describe('Condition id of the mirrored market') },
   }, async ({ condition_id }) => {
-    const mirrors = mirrorsOf(deps);
+    const mirrors = deps.ctx.mirrors;
     const m = marketRules(deps, await upstreamCall(() => mirrors.stopFollowing(condition_id.toLowerCase())));
     return { summary: `stopped mirroring ${m.question}; the market is ${m.state}.`, data: m };
   });
