@@ -44,7 +44,7 @@ import { examplesDir, TapeService } from './services/tapes/tapeService.js';
 import { MirrorService } from './services/mirror/mirrorService.js';
 import { createMarketDecoder } from './services/mirror/marketDecoder.js';
 import { UpstreamClient } from './services/mirror/upstream/upstreamClient.js';
-import { UpstreamFeed } from './services/mirror/upstream/upstreamFeed.js';
+import { UpstreamFeed, type UpstreamFeedOptions } from './services/mirror/upstream/upstreamFeed.js';
 
 export interface ReadyLine {
   ready: true;
@@ -76,6 +76,8 @@ export interface CreateEngineOptions extends ServerLimits {
   /** Wall clock of a fast or stepped run (default: the system clock; in real mode, `clock`). */
   wallClock?: Clock;
   logger?: boolean;
+  /** The mirror feed's ping, stall, reconnect backoff and market poll timings (tests shorten them). */
+  mirrorFeed?: Partial<Pick<UpstreamFeedOptions, 'pingIntervalMs' | 'deadAfterMs' | 'backoff' | 'marketPollMs' | 'onProblem'>>;
 }
 
 /**
@@ -128,7 +130,7 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
     const relayer = new RelayerService({ chain, clock, config, db, secrets, writes, ...seeded });
     const mids = new MidHistory();
     const upstream = new UpstreamClient({ clobBase: config.upstreamClob, gammaBase: config.upstreamGamma, wallClock });
-    const feed = new UpstreamFeed({ clock, wsUrl: config.upstreamWs, client: upstream });
+    const feed = new UpstreamFeed({ wsUrl: config.upstreamWs, client: upstream, clock, onProblem: (p) => console.warn(`[mirror] ${p}`), ...opts.mirrorFeed });
     const mirror = new MirrorService({ clock, wallClock, markets, orders: trading, upstream, feed, decoderFor: (identity) => createMarketDecoder(identity) });
     mirrors = mirror;
     // Recording: every upstream entry as received, and a fresh book when a tape starts mid-stream.

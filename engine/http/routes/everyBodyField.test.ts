@@ -179,6 +179,7 @@ describe('every body field of every route refuses every JSON type its schema doe
       'POST /admin/clock/advance': { seconds: 1, until: 0 },
       'POST /admin/tapes/recording': { enabled: false },
       'POST /admin/replays': { tape: 'no-such-tape', speed: 1 },
+      'POST /admin/mirrors': { market: 'will-it-rain' },
       'POST /admin/bootstrap': { code: 'not-the-code' },
       'POST /rpc': { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] },
       'POST /relayer/submit': { type: 'SAFE', from: alice.address, to: ADDRESS, data: '0x', signature: '0x', signatureParams: { operation: '0' } },

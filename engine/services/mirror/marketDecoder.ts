@@ -2,7 +2,7 @@ import type { BookSide } from '../../book/types.js';
 import { PRICE_ONE } from '../../book/types.js';
 import { bookHashOf } from '../../protocol/bookHash.js';
 import type { DecodeResult, MarketDecoder, PublicBookEvent, PublicLevel, PublicMarketIdentity, TapeEntry } from './mirrorTypes.js';
-import { checkPrice, microOf, microOfWire } from './upstream/wireDecimal.js';
+import { checkPrice, microOf } from './upstream/wireDecimal.js';
 
 /**
  * The only reader of upstream wire formats (reference §2.3, §3.2, §4): one TapeEntry in, PublicBookEvents in
@@ -286,15 +286,8 @@ export function createMarketDecoder(identity: PublicMarketIdentity, opts: Market
     }
     if (winners.size === 1) return resolve([...winners][0]!, out);
     if (winners.size > 1) out.problems.push('market: both tokens marked winner (a 50/50 resolution); treated as closed');
-    if (typeof m.minimum_tick_size === 'number') {
-      const t = microOfWire(m.minimum_tick_size);
-      if (t !== undefined && t > 0 && t < PRICE_ONE && t !== tick) {
-        tick = t;
-        haveSnapshot = false;
-        out.needsResync = true;
-        out.events.push({ kind: 'tick', tickSize: t });
-      }
-    }
+    // The tick is not read here: the market object's tick can lag the book's (clients cache it for minutes,
+    // reference §7.5), and flipping between the two would drop the public layer at every poll.
     // A closed market can still say accepting_orders: true (reference §4): closed wins either way.
     if (m.closed === true || m.accepting_orders === false || winners.size > 1) close(out);
   }

@@ -77,8 +77,9 @@ describe('replaying a tape (decisions §10)', () => {
         assert.equal((await op('GET', '/admin/clock')).json.now, T0, "the run's clock starts at the tape's start");
         const first = await op('POST', '/admin/clock/advance', { seconds: 2 });
         assert.equal((first.json.processed as { tapeEvents: number }).tapeEvents, 3, 'the two books and the change are tape jobs');
-        const market = await (await fetch(`${host}/markets/${identity.conditionId}`)).json() as { tokens: Array<{ token_id: string }> };
+        const market = (await (await fetch(`${host}/markets/${identity.conditionId}`)).json()) as { tokens: Array<{ token_id: string }>; mirror: { source: string; upstreamState: string } };
         assert.equal(market.tokens[0]!.token_id, YES, 'the market keeps its public identity');
+        assert.deepEqual([market.mirror.source, market.mirror.upstreamState], [`tape:${tape.split('/').pop()}`, 'live']);
         const book = (await (await fetch(`${host}/book?token_id=${YES}`)).json()) as { asks: Array<{ price: string; size: string }> };
         assert.deepEqual(book.asks.at(-1), { price: '0.5', size: '30' }, 'public depth after the change');
 
@@ -97,6 +98,8 @@ describe('replaying a tape (decisions §10)', () => {
 
         const replays = (await op('GET', '/admin/replays')).json as unknown as Array<{ replayId: string; phase: string }>;
         assert.equal(replays[0]!.phase, 'finished');
+        const ended = (await (await fetch(`${host}/markets/${identity.conditionId}`)).json()) as { mirror: { upstreamState: string } };
+        assert.equal(ended.mirror.upstreamState, 'closed', 'the tape has played: closed');
         const report = (await op('GET', `/admin/replays/${replays[0]!.replayId}`)).json as unknown as ReplayReport;
         assert.equal(report.played, ENTRIES.length);
         assert.equal(report.printFills, 1);

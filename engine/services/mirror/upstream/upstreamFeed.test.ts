@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { bookHashOf } from '../../../protocol/bookHash.js';
+import { GAMMA_FIXTURE_SLUG, GammaKit } from '../../../testkit/gammaKit.js';
 import { UpstreamKit } from '../../../testkit/upstreamKit.js';
 import { systemClock } from '../../clock.js';
 import { createMarketDecoder } from '../marketDecoder.js';
@@ -128,6 +129,23 @@ describe('the upstream feed against a second engine (the public exchange of the 
     await until('a delta after the reconnect', () => f.book.bids.get(40_000) === 6_000_000);
   });
 
+  it('follows a market resolved by its public URL through Gamma: the identity Gamma gives is the one the book streams under', async () => {
+    const kit = await UpstreamKit.start({ simulation: false });
+    cleanup.push(() => kit.close());
+    const gamma = await GammaKit.start(await kit.identity());
+    cleanup.push(() => gamma.close());
+    const client = new UpstreamClient({ clobBase: kit.base, gammaBase: gamma.base });
+    const identity = await client.resolveMarket(`https://polymarket.com/event/fed-decision-in-july/${GAMMA_FIXTURE_SLUG}`);
+    const feed = new UpstreamFeed({ wsUrl: kit.wsUrl, client, clock: systemClock, ...FAST });
+    cleanup.push(() => feed.close());
+    const f = follower(feed, identity);
+    await until('a snapshot', () => f.book.snapshots > 0);
+    await kit.buy(identity.conditionId, 0, '0.05', '8');
+    await until('the new level', () => f.book.bids.get(50_000) === 8_000_000);
+    assert.deepEqual(f.problems, []);
+    assert.deepEqual(f.book.wire(), await upstreamBook(kit, identity.tokenIds[0]));
+  });
+
   it('polls GET /markets/{cid}: the upstream resolution reaches the decoder as `resolved`', async () => {
     const kit = await UpstreamKit.start({ simulation: false });
     cleanup.push(() => kit.close());
@@ -158,11 +176,15 @@ class RawUpstream {
   /** What to send after a subscribe message. */
   script: (ws: WebSocket) => void = () => undefined;
   answerPings = true;
+  /** GET /book answers after this long (a resync in flight while the socket talks). */
+  bookDelayMs = 0;
 
   async start(): Promise<void> {
     this.http = createServer((req, res) => {
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify(req.url?.startsWith('/book') ? this.book : {}));
+      const isBook = req.url?.startsWith('/book') ?? false;
+      const body = JSON.stringify(isBook ? this.book : {});
+      setTimeout(() => res.end(body), isBook ? this.bookDelayMs : 0);
     });
     await new Promise<void>((r) => this.http.listen(0, '127.0.0.1', r));
     const port = (this.http.address() as AddressInfo).port;
@@ -276,6 +298,46 @@ describe('the upstream feed against a lying, broken or silent upstream', () => {
       follower(feed, identity);
       await until('a second connection', () => up.connections >= 2, 5_000);
       assert.ok(problems.some((p) => /silent for 300 ms/.test(p)));
+    } finally {
+      await close();
+    }
+  });
+
+  it('holds socket events that arrive while a resync is in flight and plays them after it: newer ones apply, ones the book holds drop', async () => {
+    const { up, feed, close } = await raw();
+    try {
+      up.bookDelayMs = 300;
+      up.book = hashed({ ...goodBook, timestamp: '5000' });
+      up.script = (ws) => {
+        ws.send(JSON.stringify({ event_type: 'price_change', market: CID, timestamp: '4000', price_changes: [{ asset_id: YES, price: '0.3', size: '1', side: 'BUY' }] }));
+        ws.send(JSON.stringify({ event_type: 'price_change', market: CID, timestamp: '6000', price_changes: [{ asset_id: YES, price: '0.45', size: '2', side: 'BUY' }] }));
+      };
+      const f = follower(feed, identity);
+      await until('the resync', () => f.entries.some((e) => 'resync' in e));
+      await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(f.entries.map((e) => ('resync' in e ? 'resync' : 'e' in e ? (e.e as { timestamp: string }).timestamp : 'market')), ['resync', '4000', '6000']);
+      assert.deepEqual(f.problems, []);
+      assert.deepEqual([...f.book.bids], [[400_000, 10_000_000], [450_000, 2_000_000]], 'the 4000 delta is in the book already; the 6000 one is applied');
+    } finally {
+      await close();
+    }
+  });
+
+  it('stops delivering a market once unfollowed', async () => {
+    const { up, feed, close } = await raw();
+    try {
+      let sendLater: (() => void) | undefined;
+      up.script = (ws) => {
+        sendLater = () => ws.send(JSON.stringify({ event_type: 'price_change', market: CID, timestamp: '9000', price_changes: [{ asset_id: YES, price: '0.45', size: '2', side: 'BUY' }] }));
+      };
+      const f = follower(feed, identity);
+      await until('subscribed', () => sendLater && f.entries.some((e) => 'resync' in e));
+      feed.unfollow(CID);
+      sendLater!();
+      await until('the unsubscribe', () => up.received.some((t) => t.includes('unsubscribe')));
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(f.entries.filter((e) => 'e' in e).length, 0);
+      assert.equal(feed.lastEventAt(CID), null);
     } finally {
       await close();
     }

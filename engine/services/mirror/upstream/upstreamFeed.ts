@@ -121,7 +121,8 @@ export class UpstreamFeed {
         m.held = undefined;
         m.resyncing = undefined;
         const t = this.opts.clock.nowMs();
-        for (const e of held) this.emit(m, { t, e });
+        // Unfollowed meanwhile: its sink hears nothing more.
+        if (this.markets.get(m.identity.conditionId.toLowerCase()) === m) for (const e of held) this.emit(m, { t, e });
       }
       return ok;
     })();
