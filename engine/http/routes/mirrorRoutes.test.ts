@@ -115,6 +115,13 @@ describe('mirroring a public market (a second engine as the upstream, recorded G
     const unknown = await admin('POST', '/admin/mirrors', { market: '0x' + '77'.repeat(32) });
     assert.equal(unknown.status, 404);
     assert.equal(((await unknown.json()) as { error: string }).error, 'mirror_not_found');
+    // Gamma failing: a 502 that says so, and nothing created.
+    gamma.failNext = { status: 503, times: 10 };
+    const down = await admin('POST', '/admin/mirrors', { market: GAMMA_FIXTURE_SLUG });
+    gamma.failNext = undefined;
+    assert.equal(down.status, 502);
+    assert.equal(((await down.json()) as { error: string }).error, 'upstream_unavailable');
+    assert.equal(engine.ctx.markets.list().length, 0);
   });
 
   it('mirrors by slug: the local market keeps the public identity and says it is a live public mirror', async () => {

@@ -143,6 +143,13 @@ test('start creates the market with the public identity, follows it and applies 
   );
 });
 
+test('two starts of one market at once create it once and answer the same market', async () => {
+  const { mirrors, markets } = await setup();
+  const [a, b] = await Promise.all([mirrors.start(IDENTITY.slug), mirrors.start(IDENTITY.conditionId)]);
+  assert.equal(a.conditionId, b.conditionId);
+  assert.equal(markets.list().length, 1);
+});
+
 test('30 s without an upstream event makes the market stale with its age; an event makes it live again', async () => {
   const { mirrors, feed, clock } = await setup();
   const m = await mirrors.start(IDENTITY.slug);

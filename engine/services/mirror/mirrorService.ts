@@ -81,6 +81,7 @@ export class MirrorService {
   /** Status of markets whose public layer another service drives (replays of tapes). */
   private readonly external = new Map<string, () => MirrorStatus>();
   private timer: ReturnType<typeof setInterval> | undefined;
+  private readonly starting = new Map<string, Promise<Market>>();
 
   /** Told of every upstream entry as received, before it is decoded (the tape recorder subscribes). */
   readonly onEntry = new Set<(conditionId: string, identity: PublicMarketIdentity, entry: TapeEntry) => void>();
@@ -124,6 +125,16 @@ export class MirrorService {
       throw new ApiError('invalid_field', 'market must name a public market: a slug, a condition id (0x + 64 hex) or a polymarket.com URL.', { details: { field: 'market' } });
     }
     const identity = await this.ctx.upstream.resolveMarket(ref.trim());
+    // Two requests for one market (a slug and its condition id, a double click) create it once.
+    const key = identity.conditionId.toLowerCase();
+    const pending = this.starting.get(key);
+    if (pending) return pending;
+    const run = this.startResolved(identity).finally(() => this.starting.delete(key));
+    this.starting.set(key, run);
+    return run;
+  }
+
+  private async startResolved(identity: PublicMarketIdentity): Promise<Market> {
     const existing = this.ctx.markets.byCondition(identity.conditionId);
     if (existing) {
       if (existing.mirrorSource === null) {
