@@ -127,6 +127,23 @@ describe('MCP mirror tools against a local public exchange (issues 22 and 24)', 
     });
   });
 
+  it('a mirrored market whose upstream has been silent 30 exchange seconds shows stale, and a marketable order on it is a market_stale tool error while a resting one is placed', async () => {
+    // 1200× exchange time: the 10 s between the feed's pings are 200 exchange minutes, so the silent market goes stale at once.
+    await withMcpAgent({ ...mirrorConfig(), speed: 1200 }, async ({ call }) => {
+      const mirrored = await call('mirror_market', { market: conditionId });
+      assert.equal(mirrored.ok, true, mirrored.text);
+      const yes = (mirrored.data.outcomes as Array<{ tokenId: string }>)[0]!.tokenId;
+      await until(() => call('get_book', { token_id: yes }), (r) => (r.data.asks as Level[] | undefined)?.length !== 0, 'the public book arrives');
+      const stale = await until(() => call('get_market', { market: conditionId }), (r) => (r.data.mirror as { upstreamState: string }).upstreamState === 'stale', 'the mirror goes stale');
+      assert.match(stale.text, /mirrored from public \(stale, last event \d+ ms ago\)/);
+      const take = await call('place_order', { token_id: yes, side: 'BUY', size: '10', type: 'FAK' });
+      assert.equal(take.ok, false);
+      assert.match(take.text, /^market_stale: .*upstream/);
+      const rest = await call('place_order', { token_id: yes, side: 'BUY', size: '5', price: '0.01', type: 'GTC' });
+      assert.equal(rest.data.status, 'live', rest.text);
+    });
+  });
+
   it('with the public exchange unreachable, mirror_market is a tool error that names the upstream flags, and nothing is created', async () => {
     await withMcpAgent({ seedDemo: false, simulation: false, upstreamClob: 'http://127.0.0.1:9', upstreamGamma: 'http://127.0.0.1:9', upstreamWs: 'ws://127.0.0.1:9/ws/market' }, async ({ call }) => {
       const r = await call('mirror_market', { market: conditionId });
