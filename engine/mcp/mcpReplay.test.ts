@@ -162,4 +162,21 @@ describe('MCP tapes and replays (issues 22 and 24)', () => {
       assert.deepEqual([mine.account, mine.fills, mine.pnl], [agent.address, 1, '5'], 'ten shares bought at 0.5 pay 1 each');
     });
   });
+
+  it('the same stepped backtest on the example tape run twice gives identical replay reports and get_report answers', async () => {
+    const run = () =>
+      withMcpAgent(STEPPED, async ({ call }) => {
+        const started = await call('start_replay', { tape: 'example-calm-market' });
+        await call('advance', { seconds: 1 });
+        const yes = ((await call('get_market', { market: started.data.conditionId })).data.outcomes as Array<{ tokenId: string }>)[0]!.tokenId;
+        assert.equal((await call('place_order', { token_id: yes, side: 'BUY', size: '20', type: 'FAK' })).data.status, 'matched');
+        assert.equal((await call('place_order', { token_id: yes, side: 'SELL', size: '10', price: '0.45', type: 'GTC' })).data.status, 'live');
+        assert.equal((await call('run_until', { time: START + 3_600_000, stop_on: ['replay_end'] })).data.stoppedBy, 'replay_end');
+        return { replay: (await call('replay_report', { replay_id: started.data.replayId })).data, report: (await call('get_report')).data };
+      });
+    const a = await run();
+    const b = await run();
+    assert.ok(((a.replay.account as { fills: number }).fills) >= 1);
+    assert.deepEqual(a, b);
+  });
 });
