@@ -1,3 +1,5 @@
+import type { ReplayService } from '../services/tapes/replayService.js';
+import type { TapeService } from '../services/tapes/tapeService.js';
 import type { AgentService } from '../services/agents/agentService.js';
 import type { DataService } from '../services/data/dataService.js';
 import type { Infra } from '../services/infra.js';
@@ -8,14 +10,14 @@ import type { OrderService } from '../services/orders/orderService.js';
 import type { SimulationService } from '../services/participants/simulationService.js';
 import type { ClockService } from '../services/runs/clockService.js';
 import type { ScenarioService } from '../services/scenarios/scenarioService.js';
-import type { ReplayService } from '../services/tapes/replayService.js';
-import type { TapeService } from '../services/tapes/tapeService.js';
 
 /**
  * The services the MCP tools call, handed over by whoever serves them (the HTTP layer's `/mcp` and the
  * stdio command both pass the composition root's record). Tools never reach the HTTP layer itself.
  */
 export type McpContext = Infra & {
+  readonly tapes: TapeService;
+  readonly replays: ReplayService;
   readonly agents: AgentService;
   readonly clockService: ClockService;
   readonly data: DataService;
@@ -25,6 +27,4 @@ export type McpContext = Infra & {
   readonly orders: OrderService;
   readonly scenarios: ScenarioService;
   readonly sim: SimulationService;
-  readonly tapes: TapeService;
-  readonly replays: ReplayService;
 };
