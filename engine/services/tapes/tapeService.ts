@@ -69,12 +69,8 @@ export class TapeService {
     this.on = ctx.record;
   }
 
+  /** Whether upstream entries are being written (GET /admin/tapes, and GET /admin/mirrors' `recording`). */
   get recording(): boolean {
-    return this.on;
-  }
-
-  /** Whether a market's upstream entries are being written (GET /admin/mirrors' `recording`). */
-  isRecording(_conditionId: string): boolean {
     return this.on;
   }
 
