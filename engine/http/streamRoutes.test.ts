@@ -368,7 +368,7 @@ describe('the market and user streams', () => {
     const plain = await marketSocket([yes]);
     await custom.drain();
     await plain.drain();
-    const m = await t.engine.ctx.markets.create({ question: 'Will a second market open?', tickSize: 10_000n, minOrderSize: 1_000_000n }, { waitForChain: false });
+    const m = await t.engine.ctx.markets.create({ question: 'Will a second market open?', tickSize: 10_000n, minOrderSize: 1_000_000n, feeSchedule: { rate: '0.04', rebateRate: '0.25' } }, { waitForChain: false });
     const [created] = (await custom.drain()) as Msg[];
     assert.deepEqual(created, {
       event_type: 'new_market',
@@ -379,6 +379,9 @@ describe('the market and user streams', () => {
       description: m.description,
       assets_ids: [...m.tokenIds],
       outcomes: [...m.outcomes],
+      taker_base_fee: 400,
+      fees_enabled: true,
+      fee_schedule: { rate: '0.04', exponent: 1, takerOnly: true, rebateRate: '0.25' },
       timestamp: String(t.clock.nowMs()),
     });
     custom.send({ operation: 'subscribe', assets_ids: [m.tokenIds[0]] });

@@ -1,3 +1,4 @@
+import type { FeeScheduleWire } from './feeSchedule.js';
 /**
  * Wire types of the stream endpoints (docs/api-streams.md): the public market and user channel events
  * plus this exchange's `seq` (and `hash` on every book change). Amounts are decimal strings; market
@@ -94,6 +95,10 @@ export interface MarketLifecycleEvent {
   outcomes: string[];
   winning_asset_id?: string;
   winning_outcome?: string;
+  /** new_market: the base fee in bps, whether fills pay a fee, and the schedule (decisions §10). */
+  taker_base_fee?: number;
+  fees_enabled?: boolean;
+  fee_schedule?: FeeScheduleWire;
   timestamp: string;
   seq?: number;
 }

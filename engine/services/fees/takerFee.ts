@@ -1,4 +1,5 @@
 import { ONE } from '../../protocol/amounts.js';
+import { FEE_STEP, feeCurveAmount, takerFeeOf } from '../../protocol/feeCurve.js';
 import { ApiError } from '../../protocol/errors.js';
 import { feeScheduleFromBps, feeScheduleToWire, parseFeeSchedule, type FeeSchedule } from '../../protocol/feeSchedule.js';
 import { COLLATERAL, type LedgerEntry } from '../../store/balanceRepo.js';
@@ -7,8 +8,6 @@ import { rejection, type Rejection } from '../orders/placementResult.js';
 /** Basis points in one whole (100 %). */
 export const BPS = 10_000n;
 const HALF = ONE / 2n;
-/** Fees are rounded to 5 decimals of collateral: steps of 10 micro-units (0.00001). */
-export const FEE_STEP = 10n;
 
 /**
  * Where taker fees go and maker rebates come from: a fixed exchange account, so collateral stays
@@ -18,36 +17,12 @@ export const FEE_STEP = 10n;
 export const FEE_COLLECTOR = '0x000000000000000000000000000000000000fee0';
 
 /**
- * `share × size × rate × (p × (1 − p))^exponent` in micro-units of collateral, rounded half-up to 5
- * decimals (decisions §10). `share` (micro-units of one) is 1 for the fee itself, `rebateRate` for the
- * maker's rebate, so both are rounded once, from the exact product. All integer arithmetic: with every
- * factor a micro-unit integer the exact value is `num / den`, and `⌊(num + q/2) / q⌋ × 10` with
- * q = den × 10 is the half-up rounding to a multiple of 10 micro-units.
- */
-function scheduleAmount(s: FeeSchedule, share: bigint, price: bigint, size: bigint): bigint {
-  if (s.rate <= 0n || share <= 0n || size <= 0n) return 0n;
-  const curve = price > 0n && price < ONE ? price * (ONE - price) : 0n; // p(1 − p) in units of ONE²
-  let num = share * size * s.rate;
-  let den = ONE * ONE; // share and rate are micro-units of one
-  for (let i = 0; i < s.exponent; i++) {
-    num *= curve;
-    den *= ONE * ONE;
-  }
-  return roundHalfUp(num, den);
-}
-
-function roundHalfUp(num: bigint, den: bigint): bigint {
-  const q = den * FEE_STEP;
-  return ((num + q / 2n) / q) * FEE_STEP;
-}
-
-/**
  * The taker fee of one fill, in collateral micro-units (decisions §10): `size × rate × (p × (1 − p))^exponent`
  * with `p` the taker's execution price on its own token, rounded half-up to 5 decimals (0.00001 is the
  * smallest fee above zero). Charged per fill.
  */
 export function takerFee(schedule: FeeSchedule, price: bigint, size: bigint): bigint {
-  return scheduleAmount(schedule, ONE, price, size);
+  return takerFeeOf(schedule, price, size);
 }
 
 /**
@@ -58,7 +33,7 @@ export function takerFee(schedule: FeeSchedule, price: bigint, size: bigint): bi
  * below zero.
  */
 export function makerRebate(schedule: FeeSchedule, price: bigint, size: bigint): bigint {
-  return scheduleAmount(schedule, schedule.rebateRate, price, size);
+  return feeCurveAmount(schedule, schedule.rebateRate, price, size);
 }
 
 /**

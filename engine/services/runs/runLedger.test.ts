@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseUnits } from '../../protocol/amounts.js';
-import { RunLedger, type Fill, type Mark } from './runLedger.js';
+import type { TradeRow } from '../../store/tradeRepo.js';
+import { fillsOf, RunLedger, type Fill, type Mark } from './runLedger.js';
 
 const u = (text: string): bigint => parseUnits(text)!;
 const fill = (account: string, side: 'BUY' | 'SELL', price: string, size: string, fee = '0', tokenId = 'YES'): Fill => ({ account, tokenId, side, price: u(price), size: u(size), fee: u(fee) });
@@ -49,5 +50,19 @@ describe('the run ledger (report maths)', () => {
       ],
     );
     assert.deepEqual(r[0]!.positions, [{ tokenId: 'NO', size: '10', averagePrice: '0.2', mark: null }]);
+  });
+
+  it('counts a maker’s rebate against its fees (decisions §10): the taker pays 0.84, the maker earns 0.21', () => {
+    const l = new RunLedger();
+    const trade = { takerAddress: '0xT', takerAssetId: 'NO', takerSide: 'BUY', price: u('0.30'), makerAddress: '0xM', makerAssetId: 'YES', makerSide: 'BUY', makerPrice: u('0.70'), size: u('100'), fee: u('0.84'), makerRebate: u('0.21') } as TradeRow;
+    for (const f of fillsOf(trade)) l.apply(f);
+    const r = l.report(marks({ YES: '0.70', NO: '0.30' }));
+    assert.deepEqual(
+      r.map((x) => [x.account, x.fees, x.pnl]),
+      [
+        ['0xm', '-0.21', '0.21'],
+        ['0xt', '0.84', '-0.84'],
+      ],
+    );
   });
 });

@@ -9,7 +9,7 @@ export interface Fill {
   side: OrderSide;
   price: bigint;
   size: bigint;
-  /** Fee this account paid on the fill (the taker's), 0 for the maker. */
+  /** Net fee of this account on the fill: the taker's fee, minus the maker's rebate (decisions §10) for the maker. */
   fee: bigint;
 }
 
@@ -22,6 +22,7 @@ export interface AccountReport {
   pnl: string;
   realisedPnl: string;
   unrealisedPnl: string;
+  /** Fees paid less maker rebates earned (negative when rebates exceed fees). */
   fees: string;
   trades: number;
   /** Σ price × size of every fill, collateral. */
@@ -48,11 +49,11 @@ interface Account {
   maxDrawdown: bigint;
 }
 
-/** The two fills of one trade row: the taker's (who pays the fee) and the maker's. */
+/** The two fills of one trade row: the taker's (who pays the fee) and the maker's (who may earn a rebate). */
 export function fillsOf(t: TradeRow): [Fill, Fill] {
   return [
     { account: t.takerAddress, tokenId: t.takerAssetId, side: t.takerSide, price: t.price, size: t.size, fee: t.fee },
-    { account: t.makerAddress, tokenId: t.makerAssetId, side: t.makerSide, price: t.makerPrice, size: t.size, fee: 0n },
+    { account: t.makerAddress, tokenId: t.makerAssetId, side: t.makerSide, price: t.makerPrice, size: t.size, fee: -t.makerRebate },
   ];
 }
 

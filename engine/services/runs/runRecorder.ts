@@ -9,7 +9,7 @@ import type { OrderService } from '../orders/orderService.js';
 import { fillsOf, RunLedger, type AccountReport, type Mark } from './runLedger.js';
 import { markOf } from './markOf.js';
 
-const CSV_COLUMNS = ['id', 'match_time', 'condition_id', 'kind', 'taker_address', 'taker_asset_id', 'taker_side', 'price', 'maker_address', 'maker_asset_id', 'maker_side', 'maker_price', 'size', 'fee', 'taker_order_id', 'maker_order_id', 'transaction_hash'] as const;
+const CSV_COLUMNS = ['id', 'match_time', 'condition_id', 'kind', 'taker_address', 'taker_asset_id', 'taker_side', 'price', 'maker_address', 'maker_asset_id', 'maker_side', 'maker_price', 'size', 'fee', 'maker_rebate', 'taker_order_id', 'maker_order_id', 'transaction_hash'] as const;
 
 function exportRow(t: TradeRow): Record<(typeof CSV_COLUMNS)[number], string | number> {
   return {
@@ -27,6 +27,7 @@ function exportRow(t: TradeRow): Record<(typeof CSV_COLUMNS)[number], string | n
     maker_price: formatUnits(t.makerPrice),
     size: formatUnits(t.size),
     fee: formatUnits(t.fee),
+    maker_rebate: formatUnits(t.makerRebate),
     taker_order_id: t.takerOrderId,
     maker_order_id: t.makerOrderId,
     transaction_hash: t.transactionHash,

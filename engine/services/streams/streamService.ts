@@ -23,6 +23,7 @@ import {
 } from './streamTransport.js';
 import { UserChannel } from './userChannel.js';
 import { UserConnection } from './userConnection.js';
+import { feeScheduleToWire } from '../../protocol/feeSchedule.js';
 
 interface Captured {
   books: BookCapture[];
@@ -131,7 +132,9 @@ export class StreamService implements OrderEvents {
     const timestamp = String(this.ctx.clock.nowMs());
     const common = { id: m.conditionId, question: m.question, market: m.conditionId, slug: m.slug, description: m.description, assets_ids: [...m.tokenIds], outcomes: [...m.outcomes] };
     if (kind === 'created') {
-      this.market.broadcastCustom({ event_type: 'new_market', ...common, timestamp });
+      // The fee fields the public new_market carries (public-market-data.md §3.2), from the market's schedule (decisions §10).
+      const fees = { taker_base_fee: m.feeRateBps, fees_enabled: m.feeSchedule.rate > 0n, fee_schedule: feeScheduleToWire(m.feeSchedule) };
+      this.market.broadcastCustom({ event_type: 'new_market', ...common, ...fees, timestamp });
       return;
     }
     const winner = m.winner ?? 0;

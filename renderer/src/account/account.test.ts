@@ -81,11 +81,13 @@ test('a taker fill names the resting orders it took and the fee', () => {
   assert.match(e.summary, /took 1 resting order: 10 @ 0\.4 Yes \(a mint/);
 });
 
-test('a maker fill names only the caller’s own resting orders, and a fee rate is charged on size × price', () => {
+test('a maker fill names only the caller’s own resting orders and the fee and rebate the exchange recorded', () => {
   const t = trade({
     trader_side: 'MAKER',
     type: 'NORMAL',
     fee_rate_bps: '100',
+    fee: '0',
+    rebate: '0.015',
     maker_orders: [
       { order_id: 'mine', owner: 'k', maker_address: ME.toUpperCase().replace('0X', '0x'), matched_amount: '4', price: '0.6', fee_rate_bps: '0', asset_id: '1', outcome: 'No', outcome_index: 1, side: 'SELL' },
       { order_id: 'theirs', owner: 'k3', maker_address: OTHER, matched_amount: '6', price: '0.6', fee_rate_bps: '0', asset_id: '1', outcome: 'No', outcome_index: 1, side: 'SELL' },
@@ -94,8 +96,11 @@ test('a maker fill names only the caller’s own resting orders, and a fee rate 
   const e = explainFill(t, ME);
   assert.equal(e.role, 'maker');
   assert.deepEqual(e.legs.map((l) => l.mine), [true, false]);
-  assert.match(e.summary, /hit your resting order: 4 @ 0\.6 No\./);
-  assert.equal(e.fee, '0.06'); // 10 × 0.6 × 1%
+  assert.match(e.summary, /hit your resting order: 4 @ 0\.6 No\. Fee 0 USDC, rebate 0\.015 USDC\./);
+  assert.equal(e.fee, '0');
+  assert.equal(e.rebate, '0.015');
+  // a taker's fee is the one charged, not recomputed from the signed rate
+  assert.equal(explainFill(trade({ fee_rate_bps: '1000', fee: '0.06' }), ME).fee, '0.06');
 });
 
 test('activity exports one row per movement with the market named', () => {

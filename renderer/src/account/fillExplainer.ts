@@ -19,8 +19,10 @@ export interface FillLeg {
 export interface FillExplanation {
   role: 'maker' | 'taker';
   legs: FillLeg[];
-  /** Fee in USDC (decimal text): size × price × fee rate. */
+  /** Fee the caller paid on this fill in USDC (decimal text), as the exchange charged it (the trade's `fee`). */
   fee: string;
+  /** Maker rebate the caller earned on this fill (decimal text), when the market pays one. */
+  rebate?: string;
   summary: string;
 }
 
@@ -36,17 +38,17 @@ export function explainFill(t: TradeRecord, myAddress: string): FillExplanation 
     size: m.matched_amount,
     mine: m.maker_address.toLowerCase() === me,
   }));
-  const bps = BigInt(/^\d+$/.test(t.fee_rate_bps) ? t.fee_rate_bps : '0');
-  const size = toMicros(t.size) ?? 0n;
-  const price = toMicros(t.price) ?? 0n;
-  const fee = formatUnits((size * price * bps) / (1_000_000n * 10_000n));
+  // What the exchange charged (the market's fee schedule, decisions §10), never recomputed here.
+  const fee = formatUnits(toMicros(t.fee ?? '0') ?? 0n);
+  const rebate = typeof t.rebate === 'string' && (toMicros(t.rebate) ?? 0n) > 0n ? formatUnits(toMicros(t.rebate)!) : undefined;
+  const feeText = `Fee ${fee} USDC${rebate === undefined ? '' : `, rebate ${rebate} USDC`}.`;
   const kind = t.type === 'MINT' ? ' (a mint: both buyers paid into new shares)' : t.type === 'MERGE' ? ' (a merge: both sellers were paid out of the shares)' : '';
   const summary =
     role === 'taker'
-      ? `Your ${t.side} order took ${legs.length} resting order${legs.length === 1 ? '' : 's'}: ${legs.map((l) => `${l.size} @ ${l.price} ${l.outcome}`).join(', ')}${kind}. Fee ${fee} USDC.`
+      ? `Your ${t.side} order took ${legs.length} resting order${legs.length === 1 ? '' : 's'}: ${legs.map((l) => `${l.size} @ ${l.price} ${l.outcome}`).join(', ')}${kind}. ${feeText}`
       : `A ${t.side} taker order hit your resting order${legs.filter((l) => l.mine).length === 1 ? '' : 's'}: ${legs
           .filter((l) => l.mine)
           .map((l) => `${l.size} @ ${l.price} ${l.outcome}`)
-          .join(', ')}${kind}. Fee ${fee} USDC.`;
-  return { role, legs, fee, summary };
+          .join(', ')}${kind}. ${feeText}`;
+  return { role, legs, fee, ...(rebate === undefined ? {} : { rebate }), summary };
 }

@@ -131,9 +131,9 @@ export function OrderTicket() {
   const bookPreview = useMemo(
     () =>
       book && preview.ok
-        ? previewAgainstBook({ side, bids: book.bids, asks: book.asks, limit: ePrice, size: eSize, feeBps: Number(market?.taker_base_fee ?? 0), immediateOnly: orderType === 'FOK' || orderType === 'FAK' })
+        ? previewAgainstBook({ side, bids: book.bids, asks: book.asks, limit: ePrice, size: eSize, ...(market?.fee_schedule ? { feeSchedule: market.fee_schedule } : {}), immediateOnly: orderType === 'FOK' || orderType === 'FAK' })
         : undefined,
-    [book, preview.ok, side, ePrice, eSize, market?.taker_base_fee, orderType],
+    [book, preview.ok, side, ePrice, eSize, market?.fee_schedule, orderType],
   );
   const warnings = fatFingerWarnings({
     // A market order's price is the book's own level: only a limit the trader typed can be a fat finger.

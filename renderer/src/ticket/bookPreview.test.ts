@@ -64,9 +64,15 @@ test('a resting limit away from the book fills nothing and costs limit × size',
   assert.equal(p.averagePrice, undefined);
 });
 
-test('the taker fee follows rate × min(p, 1 − p) × shares', () => {
-  const p = previewAgainstBook({ side: 'BUY', asks, bids, size: '100', feeBps: 100 })!;
-  assert.equal(p.fee, '0.38');
+test('the taker fee follows the market’s schedule per level: shares × rate × p(1 − p), half-up to 5 decimals', () => {
+  const schedule = (rate: string) => ({ rate, exponent: 1, takerOnly: true, rebateRate: '0' });
+  // 100 × 0.01 × (0.38 × 0.62)
+  assert.equal(previewAgainstBook({ side: 'BUY', asks, bids, size: '100', feeSchedule: schedule('0.01') })!.fee, '0.2356');
+  // 150 × 0.072 × 0.2356 + 50 × 0.072 × 0.24 = 2.54448 + 0.864
+  assert.equal(previewAgainstBook({ side: 'BUY', asks, bids, size: '200', feeSchedule: schedule('0.072') })!.fee, '3.40848');
+  // 1 × 0.03 × 0.2356 = 0.007068 → 0.00707
+  assert.equal(previewAgainstBook({ side: 'BUY', asks, bids, size: '1', feeSchedule: schedule('0.03') })!.fee, '0.00707');
+  assert.equal(previewAgainstBook({ side: 'BUY', asks, bids, size: '100' })!.fee, '0');
 });
 
 test('↑ in an empty price starts at the best price the order would take, else the mid', () => {

@@ -1,5 +1,7 @@
 import { formatUnits, ONE } from '../../../engine/protocol/amounts.js';
 import type { Side } from '../../../engine/protocol/eip712.js';
+import { takerFeeOf } from '../../../engine/protocol/feeCurve.js';
+import { NO_FEE, parseFeeSchedule, type FeeScheduleWire } from '../../../engine/protocol/feeSchedule.js';
 import { toMicros } from '../format.js';
 
 export interface Level {
@@ -18,8 +20,8 @@ export interface BookPreviewInput {
   size?: string;
   /** Collateral to spend (market BUY). */
   amount?: string;
-  /** Taker fee in basis points (market's taker_base_fee). */
-  feeBps?: number;
+  /** The market's fee schedule (its record's fee_schedule); absent = no fee. */
+  feeSchedule?: FeeScheduleWire;
   /** FOK/FAK: what does not fill at once is killed, so it costs nothing. */
   immediateOnly?: boolean;
 }
@@ -63,7 +65,8 @@ export function previewAgainstBook(i: BookPreviewInput): BookPreview | undefined
   let notional = 0n;
   let worst: bigint | undefined;
   let fee = 0n;
-  const feeBps = BigInt(Math.max(0, Math.floor(i.feeBps ?? 0)));
+  const parsed = i.feeSchedule === undefined ? NO_FEE : parseFeeSchedule(i.feeSchedule);
+  const schedule = 'problem' in parsed ? NO_FEE : parsed;
   for (const l of levels) {
     if (limit !== undefined && (i.side === 'BUY' ? l.price > limit : l.price < limit)) break;
     let take = l.size;
@@ -82,9 +85,8 @@ export function previewAgainstBook(i: BookPreviewInput): BookPreview | undefined
     if (take <= 0n) break;
     filled += take;
     notional += (take * l.price) / ONE;
-    // Polymarket's fee curve: rate × min(p, 1 − p) × shares.
-    const edge = l.price < ONE - l.price ? l.price : ONE - l.price;
-    fee += (take * edge * feeBps) / ONE / 10_000n;
+    // The exchange's fee per fill (decisions §10): shares × rate × (p(1 − p))^exponent, half-up to 5 decimals.
+    fee += takerFeeOf(schedule, l.price, take);
     worst = l.price;
     if ((wantShares !== undefined && filled >= wantShares) || budgetBound) break;
   }
