@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { parseUnits } from '../protocol/amounts.js';
 import { GAMMA_FIXTURE_SLUG, GammaKit } from '../testkit/gammaKit.js';
 import { withMcpAgent, type ToolCallResult } from '../testkit/mcpKit.js';
 import { UpstreamKit } from '../testkit/upstreamKit.js';
@@ -75,7 +76,8 @@ describe('MCP mirror tools against a local public exchange (issues 22 and 24)', 
       assert.equal(status.upstreamState, 'live');
       assert.equal(typeof status.lastEventAgeMs, 'number');
       assert.match(market.text, /mirrored from public \(live, last event \d+ ms ago\)/);
-      assert.deepEqual(Object.keys(market.data.feeSchedule as object).sort(), ['exponent', 'rate', 'rebateRate', 'takerOnly']);
+      assert.deepEqual(market.data.feeSchedule, { rate: '0.05', exponent: 1, takerOnly: true, rebateRate: '0.25' }, "the public market's fee schedule (Gamma's)");
+      assert.equal(market.data.feeRateBps, 500);
       const listed = await call('list_markets', { kind: 'mirrored' });
       assert.deepEqual((listed.data.markets as Array<{ conditionId: string }>).map((m) => m.conditionId), [conditionId]);
       assert.equal(((await call('search_public_markets', { query: 'fed july' })).data.markets as Array<{ conditionId: string; mirrored: boolean }>).find((m) => m.conditionId === conditionId)?.mirrored, true);
@@ -83,9 +85,13 @@ describe('MCP mirror tools against a local public exchange (issues 22 and 24)', 
       const quote = await call('quote_order', { token_id: yes, side: 'BUY', size: '10' });
       assert.equal(quote.ok, true, quote.text);
       assert.equal(Number(quote.data.averagePrice), Number(ask.price));
+      assert.ok(parseUnits(quote.data.fees as string)! > 0n, `the public fee schedule prices the quote: ${quote.text}`);
+      const before = parseUnits((await call('get_balance')).data.balance as string)!;
       const take = await call('place_order', { token_id: yes, side: 'BUY', size: '10', type: 'FAK' });
       assert.equal(take.ok, true, take.text);
       assert.equal(take.data.status, 'matched');
+      const paid = before - parseUnits((await call('get_balance')).data.balance as string)!;
+      assert.equal(paid, parseUnits(quote.data.notional as string)! + parseUnits(quote.data.fees as string)!, 'the fill cost what the quote said, fee included');
       const after = await call('get_book', { token_id: yes });
       const left = (after.data.asks as Level[]).find((l) => l.price === ask.price);
       assert.equal(Number(left?.size ?? 0), Number(ask.size) - 10, 'the consumed public size is gone from the level');
