@@ -150,6 +150,24 @@ describe('MCP mirror tools against a local public exchange (issues 22 and 24)', 
     });
   });
 
+  it('when the public market resolves, the mirrored copy resolves with the public winner: get_market says so and place_order is refused', async () => {
+    await withMcpAgent(mirrorConfig(), async ({ call }) => {
+      // Another public market than the other tests', mirrored by condition id (the CLOB alone names it).
+      const other = upstream.markets().find((m) => m.conditionId !== conditionId && !m.negRisk)!;
+      const mirrored = await call('mirror_market', { market: other.conditionId });
+      assert.equal(mirrored.ok, true, mirrored.text);
+      const yes = (mirrored.data.outcomes as Array<{ tokenId: string }>)[0]!.tokenId;
+      await until(() => call('get_book', { token_id: yes }), (r) => (r.data.asks as Level[] | undefined)?.length !== 0, 'the public book arrives');
+      await upstream.resolve(other.conditionId, 0);
+      const resolved = await until(() => call('get_market', { market: other.conditionId }), (r) => r.data.state === 'resolved', 'the mirror resolves');
+      assert.equal(resolved.data.winner, (mirrored.data.outcomes as Array<{ name: string }>)[0]!.name, 'the public winner, outcome 0');
+      assert.equal((resolved.data.mirror as { upstreamState: string }).upstreamState, 'closed');
+      const refused = await call('place_order', { token_id: yes, side: 'BUY', size: '5', price: '0.5' });
+      assert.equal(refused.ok, false);
+      assert.match(refused.text, /is resolved and takes no orders/);
+    });
+  });
+
   it('with the public exchange unreachable, mirror_market is a tool error that names the upstream flags, and nothing is created', async () => {
     await withMcpAgent({ seedDemo: false, simulation: false, upstreamClob: 'http://127.0.0.1:9', upstreamGamma: 'http://127.0.0.1:9', upstreamWs: 'ws://127.0.0.1:9/ws/market' }, async ({ call }) => {
       const r = await call('mirror_market', { market: conditionId });
