@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { formatUnits } from '../protocol/amounts.js';
 import { feeScheduleToWire } from '../protocol/feeSchedule.js';
 import type { Market } from '../services/markets/marketService.js';
+import type { MirrorStatus } from '../services/mirror/mirrorTypes.js';
 import { defineTool, ToolRefusal, type ToolDeps } from './toolKit.js';
 
 const tokenId = z.string().min(1).describe('Token id of one outcome (get_market lists them)');
@@ -28,7 +29,16 @@ export function marketRules(deps: ToolDeps, m: Market) {
     endDate: m.endDate,
     state: marketState(deps, m),
     winner: m.winner === null ? null : m.outcomes[m.winner],
+    /** Where a mirrored market's public depth comes from and how fresh it is (decisions §10); null for a local market. */
+    mirror: deps.ctx.mirrors.recordStatus(m),
   };
+}
+
+/** `, mirrored from public (live, last event 120 ms ago)`: the mirror part of a one-line summary. */
+export function mirrorText(mirror: MirrorStatus | null): string {
+  if (!mirror) return '';
+  const age = mirror.lastEventAgeMs === null ? 'no event yet' : `last event ${mirror.lastEventAgeMs} ms ago`;
+  return `, mirrored from ${mirror.source} (${mirror.upstreamState}, ${age})`;
 }
 
 /** A market named by its condition id, one of its token ids or its slug. */
@@ -39,7 +49,7 @@ export function findMarket(deps: ToolDeps, ref: string): { market: Market; outco
   if (byToken) return byToken;
   const bySlug = deps.ctx.markets.list().find((m) => m.slug === ref);
   if (bySlug) return { market: bySlug };
-  throw new ToolRefusal(`No market has the condition id, token id or slug ${JSON.stringify(ref)}. Call list_markets (or search_markets) for the markets that exist.`);
+  throw new ToolRefusal(`No market has the condition id, token id or slug ${JSON.stringify(ref)}. Call list_markets for the markets that exist (search_public_markets and mirror_market for public ones).`);
 }
 
 export function tokenOf(deps: ToolDeps, token: string): { market: Market; outcomeIndex: 0 | 1 } {
@@ -62,22 +72,32 @@ export function registerMarketTools(server: McpServer, deps: ToolDeps): void {
 
   defineTool(server, deps, 'list_markets', {
     title: 'List or search markets',
-    description: 'Markets of this sandbox exchange with their rules and state. Filter by words of the question (query) and by state. Mirrored public markets do not exist yet.',
-    input: { query: z.string().max(200).optional().describe('Words the question must contain (case-insensitive)'), state: z.enum(['open', 'paused', 'closed', 'resolved', 'any']).default('any'), limit: z.number().int().min(1).max(200).default(50) },
-  }, ({ query, state, limit }) => {
+    description:
+      "Markets of this sandbox exchange with their rules and state: local ones and mirrored ones (a public market's copy, or a replayed tape's; `mirror` says where its depth comes from and how fresh it is). Filter by words of the question (query), by state and by kind. Public markets not mirrored yet: search_public_markets.",
+    input: {
+      query: z.string().max(200).optional().describe('Words the question must contain (case-insensitive)'),
+      state: z.enum(['open', 'paused', 'closed', 'resolved', 'any']).default('any'),
+      kind: z.enum(['local', 'mirrored', 'any']).default('any').describe('local markets, mirrored ones (public mirrors and replays), or both'),
+      limit: z.number().int().min(1).max(200).default(50),
+    },
+  }, ({ query, state, kind, limit }) => {
     const words = (query ?? '').toLowerCase().split(/\s+/).filter((w) => w !== '');
-    const all = deps.ctx.markets.list().map((m) => marketRules(deps, m)).filter((m) => (state === 'any' || m.state === state) && words.every((w) => m.question.toLowerCase().includes(w) || m.slug.includes(w)));
+    const all = deps.ctx.markets
+      .list()
+      .map((m) => marketRules(deps, m))
+      .filter((m) => (state === 'any' || m.state === state) && (kind === 'any' || (kind === 'mirrored') === (m.mirror !== null)) && words.every((w) => m.question.toLowerCase().includes(w) || m.slug.includes(w)));
     const markets = all.slice(0, limit);
     return { summary: `${all.length} market(s) match${all.length > markets.length ? `, first ${markets.length} shown` : ''}.`, data: { total: all.length, markets } };
   });
 
   defineTool(server, deps, 'get_market', {
     title: 'One market and its rules',
-    description: 'A market by condition id, token id or slug: outcomes and token ids, tick size, minimum order size, taker fee rate (bps), end date, state (open, paused, closed, resolved).',
+    description:
+      'A market by condition id, token id or slug: outcomes and token ids, tick size, minimum order size, fee schedule (taker pays shares × rate × (p(1−p))^exponent; feeRateBps is the base fee orders sign), end date, state (open, paused, closed, resolved), and for a mirrored market its mirror status (source, upstreamState live/stale/closed, lastEventAgeMs).',
     input: { market: z.string().min(1).describe('Condition id, token id or slug') },
   }, ({ market }) => {
     const m = marketRules(deps, findMarket(deps, market).market);
-    return { summary: `${m.question} — ${m.state}, tick ${m.tickSize}, min size ${m.minOrderSize}, fee ${m.feeRateBps} bps, ends ${m.endDate ?? 'never'}.`, data: m };
+    return { summary: `${m.question} — ${m.state}, tick ${m.tickSize}, min size ${m.minOrderSize}, fee ${m.feeRateBps} bps, ends ${m.endDate ?? 'never'}${mirrorText(m.mirror)}.`, data: m };
   });
 
   defineTool(server, deps, 'get_book', {

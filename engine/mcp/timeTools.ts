@@ -24,19 +24,19 @@ export function registerTimeTools(server: McpServer, deps: ToolDeps): void {
 
   defineTool(server, deps, 'advance', {
     title: 'Advance the clock',
-    description: 'Stepped clock only: runs everything due in the next `seconds` of exchange time (participants, scenario events, GTD expiries) and answers once it is committed.',
+    description: 'Stepped clock only: runs everything due in the next `seconds` of exchange time (participants, scenario events, replayed tape entries, GTD expiries) and answers once it is committed.',
     input: { seconds: z.number().int().min(0).max(31_622_400) },
   }, async ({ seconds }) => {
     stepped(deps);
     const r = await ctx.clockService.advance({ seconds });
-    return { summary: `advanced ${seconds} s to ${new Date(r.now).toISOString()}; ${r.processed.participantOrders} participant order(s), ${r.processed.scenarioEvents} scenario event(s), ${r.processed.expiries} expiry(ies).`, data: r as unknown as Record<string, unknown> };
+    return { summary: `advanced ${seconds} s to ${new Date(r.now).toISOString()}; ${r.processed.participantOrders} participant order(s), ${r.processed.scenarioEvents} scenario event(s), ${r.processed.tapeEvents} tape entry(ies), ${r.processed.expiries} expiry(ies).`, data: r as unknown as Record<string, unknown> };
   });
 
   defineTool(server, deps, 'run_until', {
     title: 'Run the clock until a time or an event',
     description:
-      'Stepped clock only: runs exchange time up to `time` (unix ms, or an ISO 8601 date-time). With `stop_on`, it advances one exchange minute at a time and stops early at the end of the first minute in which one of this agent\'s orders filled (own_fill), a scenario event played (scenario_event) or a market this agent holds resolved (resolution).',
-    input: { time: z.union([z.number().int().nonnegative(), z.string().min(1)]), stop_on: z.array(z.enum(['own_fill', 'scenario_event', 'resolution'])).max(3).default([]) },
+      'Stepped clock only: runs exchange time up to `time` (unix ms, or an ISO 8601 date-time). With `stop_on`, it advances one exchange minute at a time and stops early at the end of the first minute in which one of this agent\'s orders filled (own_fill), a scenario event played (scenario_event), a market this agent holds or a replayed market resolved (resolution) or a replay running when the call began played its tape\'s last entry (replay_end).',
+    input: { time: z.union([z.number().int().nonnegative(), z.string().min(1)]), stop_on: z.array(z.enum(['own_fill', 'scenario_event', 'resolution', 'replay_end'])).max(4).default([]) },
   }, async ({ time, stop_on }) => {
     stepped(deps);
     const until = typeof time === 'number' ? time : Date.parse(time);
@@ -48,8 +48,12 @@ export function registerTimeTools(server: McpServer, deps: ToolDeps): void {
     const address = deps.agent.info.address;
     // The run's ledger counts this account's fills (incrementally: a stepped run always has one).
     const fills = () => accountReport(ctx, address).trades;
-    const held = () => new Set(ctx.data.positions({ user: address, sizeThreshold: '0', limit: '500' }).map((p) => p.conditionId));
+    const running = ctx.replays.list().filter((r) => r.phase === 'running');
+    // The markets whose resolution stops the run: those this agent holds, and those replays drive (a tape's resolution).
+    const held = () => new Set([...ctx.data.positions({ user: address, sizeThreshold: '0', limit: '500' }).map((p) => p.conditionId), ...running.map((r) => r.conditionId)]);
     const resolved = (ids: Set<string>) => [...ids].filter((id) => ctx.markets.byCondition(id)?.winner !== null).length;
+    const ended = () => running.filter((r) => ctx.replays.get(r.replayId).phase === 'finished').length;
+    if (stop_on.includes('replay_end') && running.length === 0) throw new ToolRefusal('replay_end: no replay is running, so none can end. start_replay starts one (list_replays shows how far each got).');
     const fills0 = fills();
     const markets = held();
     const resolved0 = resolved(markets);
@@ -63,8 +67,9 @@ export function registerTimeTools(server: McpServer, deps: ToolDeps): void {
       if (stop_on.includes('own_fill') && fills() > fills0) stoppedBy = 'own_fill';
       else if (stop_on.includes('scenario_event') && r.processed.scenarioEvents > 0) stoppedBy = 'scenario_event';
       else if (stop_on.includes('resolution') && resolved(markets) > resolved0) stoppedBy = 'resolution';
+      else if (stop_on.includes('replay_end') && ended() > 0) stoppedBy = 'replay_end';
     }
-    return { summary: `ran until ${new Date(now).toISOString()}${stoppedBy ? `, stopped by ${stoppedBy}` : ''}; ${total.participantOrders} participant order(s), ${total.scenarioEvents} scenario event(s).`, data: { now, processed: total, stoppedBy } };
+    return { summary: `ran until ${new Date(now).toISOString()}${stoppedBy ? `, stopped by ${stoppedBy}` : ''}; ${total.participantOrders} participant order(s), ${total.scenarioEvents} scenario event(s), ${total.tapeEvents} tape entry(ies).`, data: { now, processed: total, stoppedBy } };
   });
 
   defineTool(server, deps, 'list_scenarios', {

@@ -17,7 +17,8 @@ export async function startListeningEngine(config: Partial<EngineConfig> = {}): 
     host,
     async close() {
       await engine.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      // Retried: on the shared machine a removal once met a directory still being emptied (ENOTEMPTY) after a 1200× engine closed.
+      rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
     },
   };
 }
