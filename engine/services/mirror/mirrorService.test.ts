@@ -114,7 +114,7 @@ test('start creates the market with the public identity, follows it and applies 
   feed.emit(IDENTITY.conditionId, clock.nowMs(), 'e', [{ kind: 'level', side: 'bid', price: 400_000, size: 4_000_000 }]);
   await mirrors.idle();
   assert.deepEqual(
-    applied.map((a) => a.events[0]!.kind),
+    applied.flatMap((a) => a.events.map((e) => e.kind)),
     ['snapshot', 'level'],
   );
   assert.deepEqual(mirrors.status(m.conditionId), { source: 'public', upstreamState: 'live', lastEventAgeMs: 0 });
@@ -126,6 +126,21 @@ test('start creates the market with the public identity, follows it and applies 
   assert.deepEqual(
     mirrors.list().map((r) => [r.conditionId, r.upstreamState, r.recording]),
     [[m.conditionId, 'live', false]],
+  );
+});
+
+test('the entries of one turn (one upstream frame) are applied as one change, later ones as the next', async () => {
+  const { mirrors, feed, applied, clock } = await setup();
+  await mirrors.start(IDENTITY.slug);
+  feed.emit(IDENTITY.conditionId, clock.nowMs(), 'resync', [SNAPSHOT]);
+  feed.emit(IDENTITY.conditionId, clock.nowMs(), 'e', [{ kind: 'level', side: 'bid', price: 400_000, size: 4_000_000 }]);
+  feed.emit(IDENTITY.conditionId, clock.nowMs(), 'e', [{ kind: 'level', side: 'ask', price: 600_000, size: 6_000_000 }]);
+  await settle();
+  feed.emit(IDENTITY.conditionId, clock.nowMs(), 'e', [{ kind: 'level', side: 'bid', price: 400_000, size: 0 }]);
+  await settle();
+  assert.deepEqual(
+    applied.map((a) => a.events.map((e) => e.kind)),
+    [['snapshot', 'level', 'level'], ['level']],
   );
 });
 

@@ -66,6 +66,11 @@ interface Followed {
   closed: boolean;
   /** Entries are handled one after another per market: the public layer must see them in order. */
   queue: Promise<void>;
+  /**
+   * Entries handed over and not yet handled. Those of one turn (the events of one upstream frame) are
+   * handled together: decoded in order and applied as one change, not one change per event.
+   */
+  readonly waiting: TapeEntry[];
 }
 
 /**
@@ -243,6 +248,7 @@ export class MirrorService {
       lastResyncAttempt: 0,
       closed: m.closed,
       queue: Promise.resolve(),
+      waiting: [],
     };
     const conditionId = m.conditionId;
     this.followed.set(conditionId, f);
@@ -256,7 +262,10 @@ export class MirrorService {
           console.warn(`[mirror] an entry listener failed for ${conditionId}: ${(e as Error).message}`);
         }
       }
-      f.queue = f.queue.then(() => this.handle(conditionId, f, entry)).catch((e: unknown) => {
+      f.waiting.push(entry);
+      // The first entry of a batch queues its handling; later ones join it until it starts.
+      if (f.waiting.length > 1) return;
+      f.queue = f.queue.then(() => this.handle(conditionId, f, f.waiting.splice(0))).catch((e: unknown) => {
         console.warn(`[mirror] ${conditionId}: an upstream entry could not be applied: ${(e as Error).message}`);
         this.resync(conditionId, f);
       });
@@ -269,23 +278,33 @@ export class MirrorService {
     return f.lastEntryAt === null ? fromFeed : Math.max(fromFeed, f.lastEntryAt);
   }
 
-  private async handle(conditionId: string, f: Followed, entry: TapeEntry): Promise<void> {
-    const result = f.decoder.decode(entry);
-    if (result.problems.length > 0) console.warn(`[mirror] ${conditionId}: ${result.problems.slice(0, 3).join('; ')}`);
-    if ('resync' in entry && !result.needsResync && result.events.some((e) => e.kind === 'snapshot')) f.resyncFailed = false;
+  /** Decodes entries in order and applies their book events as one change (split where the market closes or asks for a resync). */
+  private async handle(conditionId: string, f: Followed, entries: readonly TapeEntry[]): Promise<void> {
     const book: PublicBookEvent[] = [];
-    for (const e of result.events) {
-      if (e.kind === 'closed' || e.kind === 'resolved') {
-        if (book.length > 0 && !f.closed) await this.ctx.orders.applyPublic(conditionId, book.splice(0));
-        if (e.kind === 'closed') await this.closeUpstream(conditionId, f);
-        else await this.resolveUpstream(conditionId, f, e.winner);
-        continue;
-      }
-      book.push(e);
-    }
     // A closed market keeps no public depth: the public book is gone upstream.
-    if (book.length > 0 && !f.closed) await this.ctx.orders.applyPublic(conditionId, book);
-    if (result.needsResync && this.followed.get(conditionId) === f) this.resync(conditionId, f);
+    const apply = async (): Promise<void> => {
+      if (book.length > 0 && !f.closed) await this.ctx.orders.applyPublic(conditionId, book.splice(0));
+      else book.length = 0;
+    };
+    for (const entry of entries) {
+      const result = f.decoder.decode(entry);
+      if (result.problems.length > 0) console.warn(`[mirror] ${conditionId}: ${result.problems.slice(0, 3).join('; ')}`);
+      if ('resync' in entry && !result.needsResync && result.events.some((e) => e.kind === 'snapshot')) f.resyncFailed = false;
+      for (const e of result.events) {
+        if (e.kind === 'closed' || e.kind === 'resolved') {
+          await apply();
+          if (e.kind === 'closed') await this.closeUpstream(conditionId, f);
+          else await this.resolveUpstream(conditionId, f, e.winner);
+          continue;
+        }
+        book.push(e);
+      }
+      if (result.needsResync) {
+        await apply();
+        if (this.followed.get(conditionId) === f) this.resync(conditionId, f);
+      }
+    }
+    await apply();
   }
 
   private resync(conditionId: string, f: Followed): void {

@@ -1,5 +1,5 @@
 import { formatUnits, ONE, parseUnits } from '../../protocol/amounts.js';
-import { levelsText, renderBookSnapshot, type BookLevelText } from '../../protocol/bookHash.js';
+import { levelsText, renderBookSnapshot, type BookLevelText, type LevelsText } from '../../protocol/bookHash.js';
 import type { BookEvent, MarketEvent, MarketLifecycleEvent, Unsequenced } from '../../protocol/streamEvents.js';
 import { fromBookPrice, type Level } from '../../book/types.js';
 import type { TradeRow } from '../../store/tradeRepo.js';
@@ -37,6 +37,9 @@ interface AssetState {
   lastTrade: string;
   hash: string;
   timestamp: string;
+  /** The sides' wire JSON as last hashed; null once the side changed (rebuilt at the next hash only). */
+  bidsText: LevelsText | null;
+  asksText: LevelsText | null;
   /** Recent events (their texts) for `resume_from`, oldest first. */
   readonly ring: Array<{ seq: number; text: string }>;
   readonly subscribers: Set<MarketSubscriber>;
@@ -107,6 +110,8 @@ export class MarketChannel {
       lastTrade: cap?.lastTrade ? cap.lastTrade[found.outcomeIndex] : this.lastTradeOf(tokenId),
       hash: '',
       timestamp: '',
+      bidsText: null,
+      asksText: null,
       ring: [],
       subscribers: new Set(),
       pending: [],
@@ -195,10 +200,15 @@ export class MarketChannel {
         });
       }
       const next = tokenSides(cap, a.outcomeIndex);
-      const changes = [...diff(a.bids, next.bids, 'BUY'), ...diff(a.asks, next.asks, 'SELL')];
+      const bidChanges = diff(a.bids, next.bids, 'BUY');
+      const askChanges = diff(a.asks, next.asks, 'SELL');
+      const changes = askChanges.length === 0 ? bidChanges : bidChanges.length === 0 ? askChanges : [...bidChanges, ...askChanges];
       const oldBest = bestOf(a);
       a.bids = next.bids;
       a.asks = next.asks;
+      // An unchanged side keeps its wire JSON: only the side that moved is formatted again for the hash.
+      if (bidChanges.length > 0) a.bidsText = null;
+      if (askChanges.length > 0) a.asksText = null;
       if (cap.lastTrade) a.lastTrade = cap.lastTrade[a.outcomeIndex];
       if (changes.length === 0 && trades.length === 0) continue;
       this.rehash(a, timestamp);
@@ -355,8 +365,8 @@ export class MarketChannel {
       market: a.market.conditionId,
       asset_id: a.tokenId,
       timestamp,
-      bids: levelsText(wire(a.bids)),
-      asks: levelsText(wire(a.asks)),
+      bids: (a.bidsText ??= levelsText(wire(a.bids))),
+      asks: (a.asksText ??= levelsText(wire(a.asks))),
       min_order_size: formatUnits(a.market.minOrderSize),
       tick_size: formatUnits(a.market.tickSize),
       neg_risk: a.market.negRisk,
@@ -389,15 +399,34 @@ function wire(levels: readonly Level[]): BookLevelText[] {
   return out;
 }
 
+/**
+ * The level changes from `before` to `after` (both best first, one level per price): changed or new
+ * levels in `after`'s order, then the removed ones (size "0") in `before`'s order. One merge walk, as
+ * both lists are sorted the same way (bids by falling price, asks by rising price).
+ */
 function diff(before: readonly Level[], after: readonly Level[], side: 'BUY' | 'SELL'): Array<{ price: string; size: string; side: 'BUY' | 'SELL' }> {
-  const old = new Map(before.map((l) => [l.price, l.size]));
   const out: Array<{ price: string; size: string; side: 'BUY' | 'SELL' }> = [];
-  for (const l of after) {
-    if (old.get(l.price) !== l.size) out.push({ price: formatMicros(l.price), size: formatMicros(l.size), side });
-    old.delete(l.price);
+  let removed: Array<{ price: string; size: string; side: 'BUY' | 'SELL' }> | undefined;
+  // +1 when a higher price is better (bids), -1 when a lower one is (asks).
+  const dir = side === 'BUY' ? 1 : -1;
+  let i = 0;
+  let j = 0;
+  while (i < before.length || j < after.length) {
+    const b = before[i];
+    const l = after[j];
+    if (l && (!b || (l.price - b.price) * dir > 0)) {
+      out.push({ price: formatMicros(l.price), size: formatMicros(l.size), side });
+      j++;
+    } else if (b && (!l || (b.price - l.price) * dir > 0)) {
+      (removed ??= []).push({ price: formatMicros(b.price), size: '0', side });
+      i++;
+    } else {
+      if (l!.size !== b!.size) out.push({ price: formatMicros(l!.price), size: formatMicros(l!.size), side });
+      i++;
+      j++;
+    }
   }
-  for (const price of old.keys()) out.push({ price: formatMicros(price), size: '0', side });
-  return out;
+  return removed ? out.concat(removed) : out;
 }
 
 /** Best prices as wire text; an empty side reads "0" (bid) or "1" (ask), the bounds of a price. */
