@@ -1,0 +1,142 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Wallet } from '@ethersproject/wallet';
+import { ClobClient, OrderType, Side } from '@polymarket/clob-client-v2';
+import type { Engine } from '../../engine.js';
+import type { Market } from '../../services/markets/marketService.js';
+import { PUBLIC_MARKET_ACCOUNT } from '../../services/orders/publicDepth.js';
+import { startListeningEngine } from '../../testkit/clobClientKit.js';
+import { UpstreamKit } from '../../testkit/upstreamKit.js';
+
+/**
+ * Issue 22 item 3: an unmodified bot trades a mirrored market by its public token id. The public exchange
+ * is a second engine in the polymarket profile (upstreamKit); the engine under test mirrors three of its
+ * markets at start (`--mirror <condition id>`, so no Gamma is needed) and listens on a real port. Each
+ * client trades its own market, so their orders and the prints made for them never meet.
+ * (@polymarket/clob-client V1 is driven the same way in mirrorRoutes.test.ts.)
+ */
+
+interface Level {
+  price: string;
+  size: string;
+}
+interface BookJson {
+  bids: Level[];
+  asks: Level[];
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const best = (levels: Level[], pick: (...v: number[]) => number) => pick(...levels.map((l) => Number(l.price)));
+
+describe('stock clients trade a mirrored public market by its public token id', () => {
+  let upstream: UpstreamKit;
+  let engine: Engine;
+  let host: string;
+  let close: () => Promise<void>;
+  /** Upstream markets by the client that trades their mirror. */
+  const markets = new Map<'v2' | 'py_v1' | 'py_v2', Market>();
+  const localBook = async (tokenId: string) => (await (await fetch(`${host}/book?token_id=${tokenId}`)).json()) as BookJson;
+  /** The local book shows the public depth of every mirrored market (both sides). */
+  const mirrored = (m: Market) => until(`the public depth of ${m.conditionId}`, async () => {
+    const b = await localBook(m.tokenIds[0]);
+    return b.bids?.length && b.asks?.length ? b : undefined;
+  });
+
+  before(async () => {
+    upstream = await UpstreamKit.start({ simulation: false });
+    const all = upstream.markets();
+    markets.set('v2', upstream.market());
+    markets.set('py_v1', all.find((m) => m.tickSize === 1_000n)!);
+    markets.set('py_v2', all.find((m) => m.negRisk)!);
+    ({ engine, host, close } = await startListeningEngine({
+      profile: 'polymarket',
+      simulation: false,
+      upstreamClob: upstream.base,
+      upstreamGamma: upstream.base,
+      upstreamWs: upstream.wsUrl,
+      mirrors: [...markets.values()].map((m) => m.conditionId),
+    }));
+    for (const m of markets.values()) await mirrored(m);
+  });
+  after(async () => {
+    await close?.();
+    await upstream?.close();
+  });
+
+  describe('@polymarket/clob-client-v2', () => {
+    const bot = Wallet.createRandom();
+    let client: ClobClient;
+    let market: Market;
+    let yes: string;
+
+    before(async () => {
+      market = markets.get('v2')!;
+      yes = market.tokenIds[0];
+      const creds = await new ClobClient({ host, chain: 137, signer: bot }).createOrDeriveApiKey();
+      client = new ClobClient({ host, chain: 137, signer: bot, creds });
+      await engine.ctx.orders.creditCollateral(bot.address.toLowerCase(), 1_000_000_000n, 'test');
+    });
+
+    it('reads the market by its public token id: tick size, neg-risk and fee details are the public market\'s', async () => {
+      const publicClient = new ClobClient({ host: upstream.base, chain: 137 });
+      assert.equal(await client.getTickSize(yes), await publicClient.getTickSize(yes));
+      assert.equal(await client.getTickSize(yes), '0.01');
+      assert.equal(await client.getNegRisk(yes), await publicClient.getNegRisk(yes));
+      const local = await client.getClobMarketInfo(market.conditionId);
+      const remote = await publicClient.getClobMarketInfo(market.conditionId);
+      assert.deepEqual([local.mts, local.nr, local.fd, local.t], [remote.mts, remote.nr, remote.fd, remote.t]);
+      assert.equal(await client.getFeeRateBps(yes), await publicClient.getFeeRateBps(yes));
+    });
+
+    it('a marketable FOK buy, priced by the client from the mirrored book, fills against the public depth (maker: public-market)', async () => {
+      const bestAsk = best((await localBook(yes)).asks, Math.min);
+      const placed = await client.createAndPostMarketOrder({ tokenID: yes, side: Side.BUY, amount: 3 }, undefined, OrderType.FOK);
+      assert.equal(placed.success, true, JSON.stringify(placed));
+      assert.equal(placed.status, 'matched', JSON.stringify(placed));
+      assert.equal(placed.tradeIDs?.length, 1, JSON.stringify(placed));
+      const [trade] = await client.getTrades({ id: placed.tradeIDs![0] });
+      assert.equal(trade!.trader_side, 'TAKER');
+      assert.equal(Number(trade!.price), bestAsk);
+      assert.deepEqual(
+        trade!.maker_orders.map((o) => o.maker_address.toLowerCase()),
+        [PUBLIC_MARKET_ACCOUNT],
+      );
+    });
+
+    it('a resting limit buy fills when the public market prints at its price, and the bot sees both trades in its history', async () => {
+      const book = await localBook(yes);
+      const price = Math.round((best(book.bids, Math.max) + 0.01) * 100) / 100;
+      assert.ok(price < best(book.asks, Math.min), 'the order rests inside the spread');
+      const resting = await client.createAndPostOrder({ tokenID: yes, price, side: Side.BUY, size: 5 }, undefined, OrderType.GTC);
+      assert.equal(resting.status, 'live', JSON.stringify(resting));
+      // Nothing public fills it until the public market trades there.
+      assert.equal((await client.getOrder(resting.orderID)).status, 'LIVE');
+      await upstream.trade(market.conditionId, price.toFixed(2), '20');
+      const filled = await until('the resting order filled by the public print', async () => {
+        const o = await client.getOrder(resting.orderID);
+        return o.status === 'MATCHED' ? o : undefined;
+      });
+      assert.equal(filled.size_matched, '5');
+      const trades = await client.getTrades({ market: market.conditionId });
+      assert.equal(trades.length, 2, JSON.stringify(trades));
+      const maker = trades.find((t) => t.trader_side === 'MAKER')!;
+      assert.ok(maker, JSON.stringify(trades));
+      assert.equal(Number(maker.price), price);
+      assert.equal(Number(maker.size), 5);
+      assert.deepEqual(
+        maker.maker_orders.map((o) => o.order_id),
+        [resting.orderID],
+      );
+      assert.ok(trades.some((t) => t.trader_side === 'TAKER'));
+    });
+  });
+});
