@@ -3,16 +3,20 @@ import { after, before, describe, it } from 'node:test';
 import { Wallet } from '@ethersproject/wallet';
 import { ClobClient, OrderType, Side } from '@polymarket/clob-client-v2';
 import type { Engine } from '../../engine.js';
+import { formatUnits } from '../../protocol/amounts.js';
 import type { Market } from '../../services/markets/marketService.js';
 import { PUBLIC_MARKET_ACCOUNT } from '../../services/orders/publicDepth.js';
 import { startListeningEngine } from '../../testkit/clobClientKit.js';
 import { UpstreamKit } from '../../testkit/upstreamKit.js';
+import { describeFlows, runFlowScript, type FlowRun } from './pythonClients/pythonFlows.js';
+import { ensurePythonVenv } from './pythonClients/pythonVenv.js';
 
 /**
  * Issue 22 item 3: an unmodified bot trades a mirrored market by its public token id. The public exchange
  * is a second engine in the polymarket profile (upstreamKit); the engine under test mirrors three of its
  * markets at start (`--mirror <condition id>`, so no Gamma is needed) and listens on a real port. Each
- * client trades its own market, so their orders and the prints made for them never meet.
+ * client trades its own market (a 0.01 tick, a 0.001 tick, a neg-risk one), so their orders and the
+ * prints made for them never meet.
  * (@polymarket/clob-client V1 is driven the same way in mirrorRoutes.test.ts.)
  */
 
@@ -138,5 +142,38 @@ describe('stock clients trade a mirrored public market by its public token id', 
       );
       assert.ok(trades.some((t) => t.trader_side === 'TAKER'));
     });
+  });
+
+  const venv = ensurePythonVenv(new URL('../../../', import.meta.url).pathname);
+  const PYTHON = [
+    { script: 'mirror_v1.py', client: 'py-clob-client (V1)', market: 'py_v1' },
+    { script: 'mirror_v2.py', client: 'py-clob-client-v2', market: 'py_v2' },
+  ] as const;
+
+  describe('the stock Python clients', { skip: 'skip' in venv ? venv.skip : false }, () => {
+    const results = new Map<string, FlowRun>();
+
+    before(async () => {
+      const keys = { henry: Wallet.createRandom(), ida: Wallet.createRandom() };
+      for (const w of Object.values(keys)) await engine.ctx.orders.creditCollateral(w.address.toLowerCase(), 1_000_000_000n, 'test');
+      const env = { host, upstream: upstream.base, publicMarket: PUBLIC_MARKET_ACCOUNT, keys: Object.fromEntries(Object.entries(keys).map(([n, w]) => [n, w.privateKey])) };
+      // The scripts ask for the upstream print that fills their resting order (flows.ask).
+      const ask = async (request: Record<string, unknown>) => {
+        const trade = request.upstreamTrade as { conditionId: string; price: string; size: string } | undefined;
+        if (!trade) throw new Error(`unknown request ${JSON.stringify(request)}`);
+        await upstream.trade(trade.conditionId, trade.price, trade.size);
+        return null;
+      };
+      const runs = await Promise.all(
+        PYTHON.map(async ({ script, market: which }) => {
+          const m = markets.get(which)!;
+          const market = { conditionId: m.conditionId, tokenIds: m.tokenIds, tickSize: formatUnits(m.tickSize), negRisk: m.negRisk };
+          return [script, await runFlowScript((venv as { python: string }).python, script, { ...env, market }, ask)] as const;
+        }),
+      );
+      for (const [script, r] of runs) results.set(script, r);
+    });
+
+    describeFlows(PYTHON, results);
   });
 });
