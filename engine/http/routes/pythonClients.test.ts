@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -11,10 +10,10 @@ import { ERC20_ABI } from '../../chain/abis.js';
 import { createEngine, type Engine, type ReadyLine } from '../../engine.js';
 import { POLYGON_WALLET_CONTRACTS } from '../../protocol/contractAddresses.js';
 import type { Market } from '../../services/markets/marketService.js';
+import { describeFlows, runFlowScript, type FlowRun } from './pythonClients/pythonFlows.js';
 import { ensurePythonVenv, type PythonVenv } from './pythonClients/pythonVenv.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
-const SCRIPTS = new URL('./pythonClients/', import.meta.url).pathname;
 const CLIENTS = [
   { script: 'clob_v1.py', client: 'py-clob-client (V1)' },
   { script: 'clob_v2.py', client: 'py-clob-client-v2' },
@@ -22,36 +21,6 @@ const CLIENTS = [
 ] as const;
 const WALLETS = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace'] as const;
 const SAFE_FUNDED = ['carol', 'frank', 'grace'] as const;
-
-interface FlowLine {
-  name: string;
-  ok: boolean;
-  error?: string;
-  trace?: string;
-}
-
-/** The flow names a script declares (`@flow("…")`), so a flow that never reports fails too. */
-function declaredFlows(script: string): string[] {
-  return [...readFileSync(join(SCRIPTS, script), 'utf8').matchAll(/^@flow\("(.+)"\)$/gm)].map((m) => m[1]!);
-}
-
-function runScript(python: string, script: string, env: object): Promise<{ flows: Map<string, FlowLine>; stderr: string; code: number | null }> {
-  return new Promise((resolve) => {
-    const child = spawn(python, [join(SCRIPTS, script)], { cwd: SCRIPTS, env: { ...process.env, FLOWS_ENV: JSON.stringify(env), PYTHONDONTWRITEBYTECODE: '1' } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('close', (code) => {
-      const flows = new Map<string, FlowLine>();
-      for (const line of out.split('\n')) if (line.startsWith('FLOW ')) {
-        const f = JSON.parse(line.slice(5)) as FlowLine;
-        flows.set(f.name, f);
-      }
-      resolve({ flows, stderr: err, code });
-    });
-  });
-}
 
 const venv: PythonVenv = ensurePythonVenv(ROOT);
 
@@ -63,7 +32,7 @@ describe('the stock Python clients, unmodified, against one engine in the polyma
   const keys = Object.fromEntries(WALLETS.map((w) => [w, generatePrivateKey()])) as Record<(typeof WALLETS)[number], `0x${string}`>;
   const safes = Object.fromEntries(SAFE_FUNDED.map((w) => [w, deriveSafe(privateKeyToAccount(keys[w]).address, POLYGON_WALLET_CONTRACTS.safeFactory)])) as Record<(typeof SAFE_FUNDED)[number], Address>;
   const spenders = [privateKeyToAccount(generatePrivateKey()).address, privateKeyToAccount(generatePrivateKey()).address];
-  const results = new Map<string, Awaited<ReturnType<typeof runScript>>>();
+  const results = new Map<string, FlowRun>();
 
   before(async () => {
     engine = await createEngine({ dataDir: dir, port: 0, chain: 'anvil', profile: 'polymarket', seedDemo: false, rateLimits: false, serveRenderer: false });
@@ -85,7 +54,7 @@ describe('the stock Python clients, unmodified, against one engine in the polyma
     const runs = await Promise.all(
       CLIENTS.map(async ({ script }) => {
         const market = markets.get(script)!;
-        return [script, await runScript((venv as { python: string }).python, script, { ...env, market: { conditionId: market.conditionId, tokenIds: market.tokenIds } })] as const;
+        return [script, await runFlowScript((venv as { python: string }).python, script, { ...env, market: { conditionId: market.conditionId, tokenIds: market.tokenIds } })] as const;
       }),
     );
     for (const [script, r] of runs) results.set(script, r);
@@ -95,18 +64,7 @@ describe('the stock Python clients, unmodified, against one engine in the polyma
     rmSync(dir, { recursive: true, force: true });
   });
 
-  for (const { script, client } of CLIENTS) {
-    describe(client, () => {
-      for (const name of declaredFlows(script)) {
-        it(name, () => {
-          const r = results.get(script)!;
-          const f = r.flows.get(name);
-          assert.ok(f, `${script} never reported this flow (exit ${r.code}):\n${r.stderr.slice(-3000)}`);
-          assert.ok(f.ok, `${f.error}\n${f.trace ?? ''}`);
-        });
-      }
-    });
-  }
+  describeFlows(CLIENTS, results);
 
   it('the relayer client\'s Safe transactions changed the chain: the Safe\'s allowances are the last approvals', async () => {
     const pub = engine.ctx.chain.publicClient!;

@@ -51,3 +51,24 @@ def raises(fn, *, status=None, contains=None):
 
 def log(*args):
     print(*args, file=sys.stderr, flush=True)
+
+
+def ask(**request):
+    """Asks the node test for something only it can do (such as trading on the upstream); returns its answer."""
+    print("ASK " + json.dumps(request), flush=True)
+    answer = json.loads(sys.stdin.readline())
+    if not answer["ok"]:
+        raise AssertionError(f"the node side could not {request}: {answer['error']}")
+    return answer.get("value")
+
+
+def wait_for(what, probe, timeout=15.0):
+    """Polls probe() until it returns something truthy; returns that."""
+    deadline = time.time() + timeout
+    while True:
+        got = probe()
+        if got:
+            return got
+        if time.time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
