@@ -135,9 +135,9 @@ test('the entries of one turn (one upstream frame) are applied as one change, la
   feed.emit(IDENTITY.conditionId, clock.nowMs(), 'resync', [SNAPSHOT]);
   feed.emit(IDENTITY.conditionId, clock.nowMs(), 'e', [{ kind: 'level', side: 'bid', price: 400_000, size: 4_000_000 }]);
   feed.emit(IDENTITY.conditionId, clock.nowMs(), 'e', [{ kind: 'level', side: 'ask', price: 600_000, size: 6_000_000 }]);
-  await settle();
+  await mirrors.idle();
   feed.emit(IDENTITY.conditionId, clock.nowMs(), 'e', [{ kind: 'level', side: 'bid', price: 400_000, size: 0 }]);
-  await settle();
+  await mirrors.idle();
   assert.deepEqual(
     applied.map((a) => a.events.map((e) => e.kind)),
     [['snapshot', 'level', 'level'], ['level']],
