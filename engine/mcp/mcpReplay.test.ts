@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { NO_FEE } from '../protocol/feeSchedule.js';
-import type { PublicMarketIdentity, TapeEntry } from '../services/mirror/mirrorTypes.js';
+import type { TapeEntry } from '../services/mirror/mirrorTypes.js';
 import { TapeWriter } from '../services/tapes/tapeWriter.js';
 import { withMcpAgent } from '../testkit/mcpKit.js';
+import { publicIdentity } from '../testkit/mirrorKit.js';
 
 const EXAMPLE = 'example-calm-market.jsonl.gz';
 const START = Date.UTC(2030, 0, 1);
@@ -13,25 +13,12 @@ const STEPPED = { clock: 'stepped', clockStart: START, seed: 21, seedDemo: false
 type Level = { price: string; size: string };
 
 const T0 = Date.UTC(2029, 5, 1, 12);
-const identity: PublicMarketIdentity = {
+const identity = publicIdentity({
   conditionId: '0x' + 'd5'.repeat(32),
   questionId: '0x' + '03'.repeat(32),
   question: 'Will the agent backtest end in a resolution?',
-  description: '',
-  slug: 'will-the-agent-backtest-end-in-a-resolution',
-  outcomes: ['Yes', 'No'],
   tokenIds: ['8101', '8102'],
-  tickSize: 10_000,
-  minOrderSize: 5_000_000,
-  negRisk: false,
-  negRiskMarketId: '',
-  endDate: null,
-  feeSchedule: NO_FEE,
-  image: '',
-  closed: false,
-  acceptingOrders: true,
-  winner: null,
-};
+});
 const [YES, NO] = identity.tokenIds;
 const cid = identity.conditionId;
 /** A public market's minutes as the market channel sent them: a book, a public seller printing through 0.50, then the resolution (Yes). */

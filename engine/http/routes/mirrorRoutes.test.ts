@@ -12,6 +12,7 @@ import { PUBLIC_MARKET_ACCOUNT } from '../../services/orders/publicDepth.js';
 import type { Market } from '../../services/markets/marketService.js';
 import { GAMMA_FIXTURE_SLUG, GammaKit } from '../../testkit/gammaKit.js';
 import { UpstreamKit } from '../../testkit/upstreamKit.js';
+import { until } from '../../testkit/untilKit.js';
 
 /**
  * Mirroring end to end (issue 22 items 1, 3, 4, 7; decisions §10): the upstream is a second engine in the
@@ -31,21 +32,6 @@ interface BookJson {
 }
 
 const FAST_FEED = { pingIntervalMs: 200, deadAfterMs: 1_000, backoff: { initialMs: 50, maxMs: 200, factor: 2, jitter: 0 }, marketPollMs: 150, onProblem: () => undefined };
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const levels = (b: BookJson) => ({ bids: b.bids.map((l) => [l.price, l.size]), asks: b.asks.map((l) => [l.price, l.size]) });
 

@@ -10,6 +10,7 @@ import { startListeningEngine } from '../../testkit/clobClientKit.js';
 import { UpstreamKit } from '../../testkit/upstreamKit.js';
 import { describeFlows, runFlowScript, type FlowRun } from './pythonClients/pythonFlows.js';
 import { ensurePythonVenv } from './pythonClients/pythonVenv.js';
+import { until } from '../../testkit/untilKit.js';
 
 /**
  * Issue 22 item 3: an unmodified bot trades a mirrored market by its public token id. The public exchange
@@ -27,16 +28,6 @@ interface Level {
 interface BookJson {
   bids: Level[];
   asks: Level[];
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const best = (levels: Level[], pick: (...v: number[]) => number) => pick(...levels.map((l) => Number(l.price)));

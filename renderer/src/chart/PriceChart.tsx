@@ -1,10 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { CandlestickSeries, ColorType, CrosshairMode, HistogramSeries, LineSeries, createChart, type IChartApi, type ISeriesApi, type MouseEventParams, type UTCTimestamp } from 'lightweight-charts';
+import { CandlestickSeries, CrosshairMode, HistogramSeries, LineSeries, type IChartApi, type ISeriesApi, type MouseEventParams, type UTCTimestamp } from 'lightweight-charts';
 import { useSelection, useTape } from '../api/hooks.js';
 import { tapeView } from '../panels/TapePanel.js';
 import { RANGES, RANGE_ORDER, buildCandles, seriesChange, type ChartMode, type ChartRange } from './chartSeries.js';
 import { tickDecimals } from '../format.js';
 import { usePriceHistory } from './usePriceHistory.js';
+import { createTerminalChart } from './terminalChart.js';
 
 interface Hover {
   time: number;
@@ -39,17 +40,10 @@ export function PriceChart() {
   useEffect(() => {
     const el = box.current;
     if (!el) return;
-    const c = createChart(el, {
-      autoSize: true,
-      // attributionLogo links to tradingview.com on the chart itself, as the library's licence asks.
-      layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: '#9aa4b2', attributionLogo: true, fontSize: 11 },
-      grid: { vertLines: { color: 'rgba(128,128,128,0.12)' }, horzLines: { color: 'rgba(128,128,128,0.12)' } },
+    const { chart: c, up, down } = createTerminalChart(el, {
       crosshair: { mode: CrosshairMode.Normal },
-      timeScale: { timeVisible: true, secondsVisible: false },
       rightPriceScale: { scaleMargins: { top: 0.1, bottom: 0.1 } },
     });
-    const up = getComputedStyle(el).getPropertyValue('--up').trim() || '#2fd08a';
-    const down = getComputedStyle(el).getPropertyValue('--down').trim() || '#ff5b6e';
     const cs = c.addSeries(CandlestickSeries, { upColor: up, downColor: down, borderUpColor: up, borderDownColor: down, wickUpColor: up, wickDownColor: down });
     // Volume bars on their own scale along the bottom fifth, under the candles.
     const vs = c.addSeries(HistogramSeries, { priceScaleId: 'volume', priceFormat: { type: 'volume' }, color: 'rgba(128,140,160,0.45)', lastValueVisible: false, priceLineVisible: false });

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { BaselineSeries, ColorType, createChart, type IChartApi, type ISeriesApi, type UTCTimestamp } from 'lightweight-charts';
+import { BaselineSeries, type IChartApi, type ISeriesApi, type UTCTimestamp } from 'lightweight-charts';
 import type { PerformanceReport } from '../../../engine/client/agentsClient.js';
 import type { MarketLine } from '../../../engine/protocol/agentTypes.js';
 import { useSession } from '../api/hooks.js';
@@ -15,6 +15,7 @@ import { useMarketLabels } from '../panels/useMarketLabels.js';
 import { useSimulatedAddresses } from '../panels/SimulationPanel.js';
 import { useUi } from '../state/uiStore.js';
 import { equityCsv, exportName, marketsCsv, percentOf, ratioPercent, reportJson } from './reportExport.js';
+import { createTerminalChart } from '../chart/terminalChart.js';
 import '../agents/agents.css';
 
 /** A live report is read again this often (the curve gains a point each exchange minute). */
@@ -174,15 +175,7 @@ function EquityChart(props: { r: PerformanceReport }) {
   useEffect(() => {
     const el = box.current;
     if (!el) return;
-    const c = createChart(el, {
-      autoSize: true,
-      // attributionLogo links to tradingview.com on the chart itself, as the library's licence asks.
-      layout: { background: { type: ColorType.Solid, color: 'transparent' }, textColor: '#9aa4b2', attributionLogo: true, fontSize: 11 },
-      grid: { vertLines: { color: 'rgba(128,128,128,0.12)' }, horzLines: { color: 'rgba(128,128,128,0.12)' } },
-      timeScale: { timeVisible: true, secondsVisible: false },
-    });
-    const up = getComputedStyle(el).getPropertyValue('--up').trim() || '#2fd08a';
-    const down = getComputedStyle(el).getPropertyValue('--down').trim() || '#ff5b6e';
+    const { chart: c, up, down } = createTerminalChart(el);
     series.current = c.addSeries(BaselineSeries, { baseValue: { type: 'price', price: 0 }, topLineColor: up, bottomLineColor: down, topFillColor1: 'rgba(47,208,138,0.25)', topFillColor2: 'rgba(47,208,138,0.02)', bottomFillColor1: 'rgba(255,91,110,0.02)', bottomFillColor2: 'rgba(255,91,110,0.25)', lineWidth: 2 });
     chart.current = c;
     return () => {

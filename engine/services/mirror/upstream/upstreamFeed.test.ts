@@ -11,18 +11,9 @@ import { createMarketDecoder } from '../marketDecoder.js';
 import type { PublicBookEvent, PublicMarketIdentity, TapeEntry } from '../mirrorTypes.js';
 import { UpstreamClient } from './upstreamClient.js';
 import { UpstreamFeed, type UpstreamFeedOptions } from './upstreamFeed.js';
+import { until } from '../../../testkit/untilKit.js';
 
 const FAST = { backoff: { initialMs: 50, maxMs: 400, factor: 2, jitter: 0 }, pingIntervalMs: 200, marketPollMs: 0 } as const;
-
-async function until<T>(what: string, f: () => T | undefined | false, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = f();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** The outcome-0 public book as the decoded events leave it (what the order service's public layer would hold). */
 class DecodedBook {
