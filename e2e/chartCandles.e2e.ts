@@ -19,7 +19,7 @@ test('three fills in one minute make one candle 0.40 → 0.45 → 0.42 with thei
   await binaryMarket(j, question);
   const { a, b } = await twoOnboardedTraders(j);
   // Wait for a fresh minute so the three fills share one 1-minute candle. Started with 30 s of the minute left,
-  // the crosses once straddled a minute in a full run; start only with 50 s left.
+  // the crosses can straddle a minute on a loaded machine; start only with 50 s left.
   const s = new Date().getUTCSeconds();
   if (s > 10) await new Promise((r) => setTimeout(r, (61 - s) * 1000));
   await crossAtPrice(a.page, b.page, question, '0.4', '10');
