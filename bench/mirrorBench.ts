@@ -173,7 +173,7 @@ export async function runMirrorBench(opts: MirrorBenchOptions = {}): Promise<Mir
   const nMarkets = opts.markets ?? 50;
   const rate = opts.eventsPerSecond ?? 200;
   const windowSeconds = opts.windowSeconds ?? Number(process.env.BENCH_MIRROR_SECONDS ?? 20);
-  const warmupSeconds = opts.warmupSeconds ?? 3;
+  const warmupSeconds = opts.warmupSeconds ?? Number(process.env.BENCH_MIRROR_WARMUP ?? 3);
   const seed = opts.seed ?? 22;
   const upstream = await startMirrorUpstream({ seed, markets: nMarkets });
   const conditionIds = upstream.markets.markets.map((m) => m.conditionId);
