@@ -251,6 +251,27 @@ export class OrderBook implements MarketBook {
     throw new Error(`order slot ${s} is missing from its level's queue`);
   }
 
+  remainingOf(handle: OrderHandle): number | undefined {
+    const s = this.handles.slotOf(handle);
+    return s < 0 ? undefined : this.ordF[s << 1]!;
+  }
+
+  isLastInLevel(handle: OrderHandle): boolean {
+    const s = this.handles.slotOf(handle);
+    if (s < 0) return false;
+    const b = this.ordI[(s << 2) + O_LEVEL]! << LEVEL_SHIFT;
+    const base = this.lvI[b + L_BASE]!;
+    const fifo = this.fifo;
+    const cancelled = this.cancelled;
+    // From the back: lazily cancelled slots behind it do not count (usually the first slot read is the order).
+    for (let r = base + this.lvI[b + L_TAIL]! - 1; r >= base + this.lvI[b + L_HEAD]!; r--) {
+      const q = fifo[r]!;
+      if (q === s) return true;
+      if ((cancelled[q >> 5]! & (1 << (q & 31))) === 0) return false;
+    }
+    throw new Error(`order slot ${s} is missing from its level's queue`);
+  }
+
   levels(side: BookSide, depth?: number): Level[] {
     const ladder = side === 'bid' ? this.bids : this.asks;
     const total = ladder.n;

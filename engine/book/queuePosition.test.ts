@@ -67,6 +67,11 @@ const cases: Case[] = [
     steps: [{ place: ask('a1', 60, 3) }, { place: ask('a2', 60, 4) }, { reduce: 'a1', by: sh(5) }],
     expect: { a1: null, a2: [0, 4] },
   },
+  {
+    name: 'orders cancelled behind an order leave it the back of its queue',
+    steps: [{ place: bid('b1', 40, 10) }, { place: bid('b2', 40, 5) }, { place: bid('b3', 40, 7) }, { cancel: 'b3' }, { cancel: 'b2' }],
+    expect: { b1: [0, 10], b2: null, b3: null },
+  },
 ];
 
 for (const k of cases) {
@@ -93,6 +98,12 @@ for (const k of cases) {
       const expected = want === null ? undefined : { ahead: sh(want[0]), levelSize: sh(want[1]) };
       assert.deepEqual(got, expected, `${name} on the book`);
       assert.deepEqual(ref.queuePosition(refHandles.get(name) ?? -1), expected, `${name} on the reference matcher`);
+      // The cheap accessors agree with the queue: the back of it has nothing behind (ahead + own = level size).
+      const last = expected !== undefined && expected.ahead + book.get(name)!.remaining === expected.levelSize;
+      assert.equal(book.book.isLastInLevel(book.handle(name)), last, `${name} is the back of its queue on the book`);
+      assert.equal(ref.isLastInLevel(refHandles.get(name) ?? -1), last, `${name} is the back of its queue on the reference matcher`);
+      assert.equal(book.book.remainingOf(book.handle(name)), book.get(name)?.remaining, `${name}'s remaining size on the book`);
+      assert.equal(ref.remainingOf(refHandles.get(name) ?? -1), book.get(name)?.remaining, `${name}'s remaining size on the reference matcher`);
     }
     checkBookInvariants(book.book);
   });

@@ -88,6 +88,15 @@ export class ReferenceMatcher implements MarketBook {
     };
   }
 
+  remainingOf(handle: OrderHandle): number | undefined {
+    return this.orders.find((o) => o.handle === handle)?.remaining;
+  }
+
+  isLastInLevel(handle: OrderHandle): boolean {
+    const found = this.orders.find((o) => o.handle === handle);
+    return found !== undefined && !this.orders.some((o) => o.side === found.side && o.price === found.price && o.seq > found.seq);
+  }
+
   levels(side: BookSide, depth?: number): Level[] {
     const sizes = new Map<number, number>();
     for (const o of this.orders) if (o.side === side) sizes.set(o.price, (sizes.get(o.price) ?? 0) + o.remaining);

@@ -91,6 +91,14 @@ export interface MarketBook {
   get(handle: OrderHandle): RestingOrder | undefined;
   /** The order's place in its level's queue, or undefined if the handle names no order on the book. */
   queuePosition(handle: OrderHandle): QueuePosition | undefined;
+  /** The order's remaining size (`get` without building an object, for hot paths), or undefined if the handle names no order. */
+  remainingOf(handle: OrderHandle): number | undefined;
+  /**
+   * True when no live order queues behind this one at its price (it is the back of its level's queue;
+   * `queuePosition` would say ahead + remaining = levelSize without walking the queue); false for a
+   * handle that names no order.
+   */
+  isLastInLevel(handle: OrderHandle): boolean;
   /** Aggregated levels, best price first, at most `depth` of them (all when omitted). */
   levels(side: BookSide, depth?: number): Level[];
   bestBid(): number | undefined;
