@@ -18,6 +18,33 @@ describe('ulid', () => {
     assert.equal(new Set(ids).size, ids.length);
   });
 
+  it('spells a seeded random part exactly as 16 base32 characters of its 80 bits, carrying across the halves within one millisecond', () => {
+    // The reference spelling: the 80-bit value, five bits a character, most significant first.
+    const spell = (v: bigint): string => {
+      let out = '';
+      for (let i = 15; i >= 0; i--) out += '0123456789ABCDEFGHJKMNPQRSTVWXYZ'[Number((v >> BigInt(5 * i)) & 31n)];
+      return out;
+    };
+    const draws = [(1n << 40n) - 2n, 0xfedcba9876543210abcdn, (1n << 80n) - 1n];
+    const f = new UlidFactory(() => draws.shift()!);
+    const t = Date.UTC(2030, 0, 1);
+    assert.equal(f.next(t).slice(10), spell((1n << 40n) - 2n));
+    assert.equal(f.next(t).slice(10), spell((1n << 40n) - 1n));
+    assert.equal(f.next(t).slice(10), spell(1n << 40n), 'the low half carries into the high half');
+    assert.equal(f.next(t + 1).slice(10), spell(0xfedcba9876543210abcdn));
+    assert.equal(f.next(t + 2).slice(10), spell((1n << 80n) - 1n));
+    assert.throws(() => f.next(t + 2), RangeError, 'the random part is exhausted within that millisecond');
+  });
+
+  it('draws a fresh random part for each new millisecond (no two factories agree)', () => {
+    const a = new UlidFactory();
+    const b = new UlidFactory();
+    const t = Date.UTC(2030, 0, 1);
+    const ids = Array.from({ length: 200 }, (_, i) => [a.next(t + i), b.next(t + i)]).flat();
+    assert.equal(new Set(ids).size, ids.length);
+    assert.ok(ids.every(isUlid));
+  });
+
   it('accepts ids in any case and rejects non-ULIDs', () => {
     const id = new UlidFactory().next(Date.UTC(2030, 0, 1));
     assert.ok(isUlid(normalizeUlid(id.toLowerCase())));

@@ -6,61 +6,82 @@
 
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const TIME_LEN = 10;
-const RANDOM_LEN = 16;
 const MAX_TIME = 2 ** 48 - 1;
 const ULID_RE = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 
-function encodeTime(ms: number): string {
-  let out = '';
-  let t = ms;
-  for (let i = 0; i < TIME_LEN; i++) {
-    out = ALPHABET[t % 32]! + out;
-    t = Math.floor(t / 32);
-  }
-  return out;
+/** 40 bits: half the random part, 8 base32 characters, exact in a double (the hot path needs no bigint). */
+const HALF = 2 ** 40;
+const HALF_MAX = HALF - 1;
+const HALF_MASK = BigInt(HALF_MAX);
+
+/** Every 10-bit value as its two base32 characters: an id is spelt two characters at a time. */
+const PAIRS = Array.from({ length: 1024 }, (_, i) => ALPHABET[i >> 5]! + ALPHABET[i & 31]!);
+
+/** A number below 2^40 as 8 base32 characters, most significant first. */
+function encode40(value: number): string {
+  const hi = Math.floor(value / 1_048_576); // 2^20
+  const lo = value - hi * 1_048_576;
+  return PAIRS[hi >>> 10]! + PAIRS[hi & 1023]! + PAIRS[lo >>> 10]! + PAIRS[lo & 1023]!;
 }
 
-function encodeRandom(value: bigint): string {
-  let out = '';
-  let v = value;
-  for (let i = 0; i < RANDOM_LEN; i++) {
-    out = ALPHABET[Number(v & 31n)]! + out;
-    v >>= 5n;
-  }
-  return out;
+/** A millisecond time (48 bits) as 10 base32 characters. */
+function encodeTime(ms: number): string {
+  const top = Math.floor(ms / HALF);
+  return PAIRS[top]! + encode40(ms - top * HALF);
 }
 
 const RANDOM_MAX = (1n << 80n) - 1n;
 
-// Web Crypto works in Node 20 and in browsers alike (the client library shares the protocol layer).
-function random80(): bigint {
-  const bytes = new Uint8Array(10);
-  globalThis.crypto.getRandomValues(bytes);
-  let v = 0n;
-  for (const b of bytes) v = (v << 8n) | BigInt(b);
+// Web Crypto works in Node 20 and in browsers alike (the client library shares the protocol layer). Bytes
+// are drawn in blocks: one call per id made a crypto call (and its checks) the main cost of an id.
+const POOL = new Uint8Array(10 * 64);
+let poolAt = POOL.length;
+
+/** Five fresh random bytes as a number below 2^40. */
+function random40(): number {
+  if (poolAt === POOL.length) {
+    globalThis.crypto.getRandomValues(POOL);
+    poolAt = 0;
+  }
+  let v = 0;
+  for (let i = 0; i < 5; i++) v = v * 256 + POOL[poolAt++]!;
   return v;
 }
 
 /** A monotonic ULID factory: ids from one factory never repeat and always increase. */
 export class UlidFactory {
   private lastTime = -1;
-  private lastRandom = 0n;
+  private lastTimeText = '';
+  /** The random part of the last id as two 40-bit halves (high, low). */
+  private hi = 0;
+  private lo = 0;
 
-  /** `random` draws the 80-bit random part (a seeded source makes the ids reproducible). */
-  constructor(private readonly random: () => bigint = random80) {}
+  /** `random` draws the 80-bit random part (a seeded source makes the ids reproducible); by default, crypto random bytes. */
+  constructor(private readonly random?: () => bigint) {}
 
   next(nowMs: number): string {
     if (!Number.isInteger(nowMs) || nowMs < 0 || nowMs > MAX_TIME) throw new RangeError(`ULID time out of range: ${nowMs}`);
     // A clock that steps back must not produce a smaller id: keep the previous millisecond.
     const time = Math.max(nowMs, this.lastTime);
     if (time === this.lastTime) {
-      if (this.lastRandom === RANDOM_MAX) throw new RangeError('ULID random part exhausted within one millisecond');
-      this.lastRandom += 1n;
+      if (this.lo < HALF_MAX) this.lo++;
+      else if (this.hi < HALF_MAX) {
+        this.hi++;
+        this.lo = 0;
+      } else throw new RangeError('ULID random part exhausted within one millisecond');
     } else {
       this.lastTime = time;
-      this.lastRandom = this.random() & RANDOM_MAX;
+      this.lastTimeText = encodeTime(time);
+      if (this.random) {
+        const v = this.random() & RANDOM_MAX;
+        this.hi = Number(v >> 40n);
+        this.lo = Number(v & HALF_MASK);
+      } else {
+        this.hi = random40();
+        this.lo = random40();
+      }
     }
-    return encodeTime(time) + encodeRandom(this.lastRandom);
+    return this.lastTimeText + encode40(this.hi) + encode40(this.lo);
   }
 }
 
