@@ -23,6 +23,13 @@ interface LevelState {
   readonly price: number;
   upstream: number;
   consumed: number;
+  /**
+   * The public size the book holds here: the sum of the entries' remaining sizes, kept as each change
+   * passes through this layer (growth, shrink, local takers, prints), so no event sums the book.
+   */
+  onBook: number;
+  /** The last snapshot stamp that named this level (levels a snapshot does not name go to 0). */
+  seen: number;
   /** Book handles of this level's public entries, oldest first (the book keeps them in time order with local orders). */
   readonly entries: OrderHandle[];
 }
@@ -45,6 +52,7 @@ export class PublicDepth {
   private readonly short = new Set<LevelState>();
   /** True until the first snapshot, and again after a tick change or a drop: level updates and prints wait for a snapshot. */
   private awaitingSnapshot = true;
+  private stamp = 0;
 
   constructor(private readonly book: MarketBook) {}
 
@@ -61,19 +69,30 @@ export class PublicDepth {
   /** U, c and the public size the book holds at one level (for tests and diagnostics). */
   level(side: BookSide, price: number): { upstream: number; consumed: number; onBook: number } {
     const l = this.levels[side].get(price);
-    return l ? { upstream: l.upstream, consumed: l.consumed, onBook: this.onBook(l) } : { upstream: 0, consumed: 0, onBook: 0 };
+    return l ? { upstream: l.upstream, consumed: l.consumed, onBook: l.onBook } : { upstream: 0, consumed: 0, onBook: 0 };
   }
 
   /** The whole public depth (a `book` event or a resync): every level reconciled to its new size, absent levels to 0. */
   snapshot(bids: readonly PublicLevel[], asks: readonly PublicLevel[]): void {
     this.awaitingSnapshot = false;
-    for (const [side, given] of [['bid', bids], ['ask', asks]] as const) {
-      const next = new Map<number, number>();
-      for (const l of given) next.set(l.price, (next.get(l.price) ?? 0) + l.size);
-      for (const price of [...this.levels[side].keys()]) if (!next.has(price)) this.setUpstream(side, price, 0);
-      for (const [price, size] of next) this.setUpstream(side, price, size);
-    }
+    this.snapshotSide('bid', bids);
+    this.snapshotSide('ask', asks);
     this.retryShort();
+  }
+
+  /** One side of a snapshot: levels it does not name go to 0 first, then each named level (in the order given) to its size. */
+  private snapshotSide(side: BookSide, given: readonly PublicLevel[]): void {
+    const levels = this.levels[side];
+    // A decoded book names each price once, best first; anything else is summed per price first.
+    const list = strictlyMonotone(given) ? given : summedByPrice(given);
+    const stamp = ++this.stamp;
+    for (const g of list) {
+      const l = levels.get(g.price);
+      if (l) l.seen = stamp;
+    }
+    // Deleting the visited entry while iterating a Map is safe; nothing is added here.
+    for (const l of levels.values()) if (l.seen !== stamp) this.setUpstream(side, l.price, 0);
+    for (const g of list) this.setUpstream(side, g.price, g.size);
   }
 
   /** A `price_change`: the new aggregate upstream size at one level (0 removes it). Ignored (false) before a snapshot. */
@@ -92,20 +111,24 @@ export class PublicDepth {
     const l = this.byHandle.get(handle);
     if (!l) return;
     l.consumed += size;
+    l.onBook -= size;
     if (makerRemaining === 0) this.forget(l, handle);
   }
 
-  /** A public print walked over a public entry (it shrank on the book, no trade); the caller reconciles the levels after the print. */
-  printed(handle: OrderHandle, makerRemaining: number): void {
+  /** A public print walked `size` over a public entry (it shrank on the book, no trade); the caller reconciles the levels after the print. */
+  printed(handle: OrderHandle, size: number, makerRemaining: number): void {
     const l = this.byHandle.get(handle);
-    if (l && makerRemaining === 0) this.forget(l, handle);
+    if (!l) return;
+    l.onBook -= size;
+    if (makerRemaining === 0) this.forget(l, handle);
   }
 
   /** After a print: every level of `side` from `from` to `to` (inclusive, either order) back to its target. */
   reconcileRange(side: BookSide, from: number, to: number): void {
     const lo = Math.min(from, to);
     const hi = Math.max(from, to);
-    for (const l of [...this.levels[side].values()]) if (l.price >= lo && l.price <= hi) this.reconcile(l);
+    // reconcile may delete the level it is given, which a Map iteration tolerates; it adds none.
+    for (const l of this.levels[side].values()) if (l.price >= lo && l.price <= hi) this.reconcile(l);
     this.retryShort();
   }
 
@@ -125,7 +148,7 @@ export class PublicDepth {
     let l = this.levels[side].get(price);
     if (!l) {
       if (size === 0) return;
-      l = { side, price, upstream: 0, consumed: 0, entries: [] };
+      l = { side, price, upstream: 0, consumed: 0, onBook: 0, seen: 0, entries: [] };
       this.levels[side].set(price, l);
     }
     // An upstream drop absorbs our consumption first (what we took was part of what upstream lost).
@@ -138,19 +161,28 @@ export class PublicDepth {
   /** Brings the level's public size on the book to T = max(0, U − c): grow at the back, shrink from the back. */
   private reconcile(l: LevelState): void {
     const target = Math.max(0, l.upstream - l.consumed);
-    let have = this.onBook(l);
-    while (have > target) {
-      const h = l.entries[l.entries.length - 1]!;
-      if ((this.book.reduce(h, have - target) ?? 0) === 0) this.forget(l, h);
-      have = this.onBook(l);
+    while (l.onBook > target) {
+      const h = l.entries[l.entries.length - 1];
+      if (h === undefined) {
+        l.onBook = 0; // nothing left to take from (cannot happen while the bookkeeping is sound)
+        break;
+      }
+      const remaining = this.book.remainingOf(h) ?? 0;
+      const cut = Math.min(remaining, l.onBook - target);
+      if (cut < remaining) this.book.reduce(h, cut);
+      else {
+        this.book.cancel(h);
+        this.forget(l, h);
+      }
+      l.onBook -= cut;
     }
-    if (have < target) {
+    if (l.onBook < target) {
       if (this.crosses(l)) this.short.add(l);
       else {
-        this.append(l, target - have);
-        this.short.delete(l);
+        this.append(l, target - l.onBook);
+        if (this.short.size > 0) this.short.delete(l);
       }
-    } else this.short.delete(l);
+    } else if (this.short.size > 0) this.short.delete(l);
     if (l.upstream === 0 && l.entries.length === 0) {
       this.levels[l.side].delete(l.price);
       this.short.delete(l);
@@ -159,17 +191,18 @@ export class PublicDepth {
 
   /** Adds public size at the back of the level: extends its last entry when nothing queues behind it, else a new entry. */
   private append(l: LevelState, size: number): void {
-    const last = l.entries[l.entries.length - 1];
-    if (last !== undefined) {
-      const pos = this.book.queuePosition(last);
-      const o = this.book.get(last);
-      if (pos && o && pos.ahead + o.remaining === pos.levelSize) {
-        // Last in the queue: replacing it by a bigger entry at the back keeps everyone's place.
-        this.book.cancel(last);
-        this.byHandle.delete(last);
-        l.entries.pop();
-        size += o.remaining;
-      }
+    l.onBook += size;
+    const n = l.entries.length;
+    const last = n > 0 ? l.entries[n - 1]! : undefined;
+    if (last !== undefined && this.book.isLastInLevel(last)) {
+      // Last in the queue: replacing it by a bigger entry at the back keeps everyone's place. The new
+      // entry goes on before the old one leaves, so the level never empties (no level rebuilt per growth).
+      const h = this.book.restore({ side: l.side, price: l.price, remaining: size + this.book.remainingOf(last)! });
+      this.book.cancel(last);
+      this.byHandle.delete(last);
+      l.entries[n - 1] = h;
+      this.byHandle.set(h, l);
+      return;
     }
     const h = this.book.restore({ side: l.side, price: l.price, remaining: size });
     l.entries.push(h);
@@ -184,18 +217,33 @@ export class PublicDepth {
 
   /** Levels kept short by a crossing get their public size once the way is clear. */
   private retryShort(): void {
-    for (const l of [...this.short]) if (!this.crosses(l)) this.reconcile(l);
-  }
-
-  private onBook(l: LevelState): number {
-    let n = 0;
-    for (const h of l.entries) n += this.book.get(h)?.remaining ?? 0;
-    return n;
+    if (this.short.size === 0) return;
+    // reconcile of a level that no longer crosses only takes that level out of the set (safe while iterating).
+    for (const l of this.short) if (!this.crosses(l)) this.reconcile(l);
   }
 
   private forget(l: LevelState, handle: OrderHandle): void {
     this.byHandle.delete(handle);
     const i = l.entries.indexOf(handle);
-    if (i >= 0) l.entries.splice(i, 1);
+    if (i === l.entries.length - 1) l.entries.pop();
+    else if (i >= 0) l.entries.splice(i, 1);
   }
+}
+
+/** True when every price differs from the previous one in one direction (a decoded side: sorted, one entry per price). */
+function strictlyMonotone(levels: readonly PublicLevel[]): boolean {
+  if (levels.length < 3) return levels.length < 2 || levels[0]!.price !== levels[1]!.price;
+  const up = levels[1]!.price > levels[0]!.price;
+  for (let i = 1; i < levels.length; i++) {
+    const d = levels[i]!.price - levels[i - 1]!.price;
+    if (up ? d <= 0 : d >= 0) return false;
+  }
+  return true;
+}
+
+/** The levels with one entry per price, sizes summed, in the order each price first appears. */
+function summedByPrice(levels: readonly PublicLevel[]): PublicLevel[] {
+  const sizes = new Map<number, number>();
+  for (const l of levels) sizes.set(l.price, (sizes.get(l.price) ?? 0) + l.size);
+  return Array.from(sizes, ([price, size]) => ({ price, size }));
 }

@@ -197,6 +197,52 @@ describe('the public layer of a mirrored market', () => {
       assert.equal(h.orders.balanceOf(A.address, m.tokenIds[0]).balance, 0n, 'public depth appearing never fills a local order');
     });
 
+    it('the public size kept per level equals what the book holds for the public layer, through growth, shrink, local orders, prints and takers', async () => {
+      /** Local orders as the book holds them (outcome-0 terms). */
+      const locals: Array<{ id: string; side: BookSide; cents: number }> = [];
+      const rest = async (o: OrderSpec, side: BookSide, cents: number) => {
+        const r = await place(h, m, o);
+        if (r.status === 'live') locals.push({ id: r.order_id!, side, cents });
+      };
+      const check = (step: string) => {
+        for (const side of ['bid', 'ask'] as const) {
+          for (const cents of [39, 40, 45, 50, 51, 52]) {
+            const level = levelsOf(h, m, side).find(([p]) => p === cents)?.[1] ?? 0;
+            let local = 0;
+            for (const o of locals.filter((x) => x.side === side && x.cents === cents)) {
+              const r = h.orders.get(o.id);
+              if (r.status !== 'filled' && r.status !== 'cancelled') local += Number(r.originalSize) - Number(r.sizeMatched);
+            }
+            const kept = h.orders.publicLevel(m.conditionId, side, c(cents)).onBook / 1e6;
+            assert.ok(Math.abs(kept - (level - local)) < 1e-9, `${step}: ${side} ${cents}¢ keeps ${kept} public shares, the book holds ${level - local}`);
+          }
+        }
+      };
+      await h.orders.applyPublic(m.conditionId, [snap([[40, 10], [39, 5]], [[50, 10], [51, 8]])]);
+      check('snapshot');
+      await h.orders.applyPublic(m.conditionId, [lvl('ask', 50, 14)]);
+      check('growth at the back of the queue');
+      await rest({ who: bob, outcome: 1, cents: 50, shares: 5 }, 'ask', 50); // BUY of No at 0.50: an ask at 0.50 behind the public size
+      await h.orders.applyPublic(m.conditionId, [lvl('ask', 50, 20)]);
+      check('growth behind a local order');
+      await h.orders.applyPublic(m.conditionId, [lvl('ask', 50, 12)]);
+      check('shrink from the back');
+      await place(h, m, { cents: 50, shares: 8, type: 'FAK' });
+      check('a local taker');
+      await h.orders.applyPublic(m.conditionId, [print('bid', 51, 9)]);
+      check('a print through the level and the local order in it');
+      await h.orders.applyPublic(m.conditionId, [snap([[40, 12]], [[50, 6], [52, 4]])]);
+      check('a snapshot that moves, removes and adds levels');
+      await rest({ cents: 40, shares: 6 }, 'bid', 40);
+      await h.orders.applyPublic(m.conditionId, [print('ask', 39, 15), lvl('bid', 40, 12)]);
+      check('a print over public size and a local order behind it, then the same upstream size');
+      await rest({ cents: 45, shares: 5 }, 'bid', 45);
+      await h.orders.applyPublic(m.conditionId, [lvl('ask', 45, 3), lvl('bid', 52, 5)]);
+      check('public size kept short where it would cross');
+      await h.orders.applyPublic(m.conditionId, [lvl('ask', 52, 0)]);
+      check('the way clears');
+    });
+
     it('a snapshot without the level forgets its consumption', async () => {
       await h.orders.applyPublic(m.conditionId, [snap([], [[50, 10]])]);
       await place(h, m, { cents: 50, shares: 6, type: 'FAK' });

@@ -7,7 +7,7 @@ import type { LiveOrder, TradableMarket } from './liveOrder.js';
 import type { TradeRow } from '../../store/tradeRepo.js';
 import type { OrderDeps } from './orderDeps.js';
 import type { OrderSettlement } from './orderSettlement.js';
-import { PublicDepth } from './publicDepth.js';
+import { PUBLIC_MARKET_ACCOUNT, PUBLIC_MARKET_NAME, PublicDepth } from './publicDepth.js';
 import { publicOrder } from './publicOrder.js';
 import type { MarketBookState, TradingState } from './tradingState.js';
 
@@ -17,6 +17,16 @@ import type { MarketBookState, TradingState } from './tradingState.js';
  * One call is one change: its fills settle as ONE write group, and the book change streams like any
  * committed change; a change of public depth alone writes nothing to SQLite.
  */
+/** What most calls answer (no local fill, nothing to wait for): one settled promise shared by all of them. */
+const NO_FILLS: Promise<{ fills: number }> = Promise.resolve(Object.freeze({ fills: 0 }));
+const NOTHING_TOLD: readonly OrderWrite[] = Object.freeze([]);
+
+/** The writes one call collects: local fills to store (`ops`) and public prints to tell (`told`), made on first use. */
+interface Batch {
+  ops: OrderWrite[] | undefined;
+  told: OrderWrite[] | undefined;
+}
+
 export class PublicFeed {
   constructor(
     private readonly ctx: OrderDeps,
@@ -24,7 +34,19 @@ export class PublicFeed {
     private readonly settlement: OrderSettlement,
   ) {}
 
-  async apply(conditionId: string, events: readonly PublicBookEvent[]): Promise<{ fills: number }> {
+  /**
+   * Not an async function: a call that stores nothing (nearly all of them) answers one shared settled
+   * promise and allocates no batch. Errors still reject (never throw to the caller).
+   */
+  apply(conditionId: string, events: readonly PublicBookEvent[]): Promise<{ fills: number }> {
+    try {
+      return this.applyNow(conditionId, events);
+    } catch (e) {
+      return Promise.reject(e as Error);
+    }
+  }
+
+  private applyNow(conditionId: string, events: readonly PublicBookEvent[]): Promise<{ fills: number }> {
     const market = this.ctx.markets.byCondition(conditionId);
     if (!market) throw new ApiError('market_not_found', `No market has condition id ${conditionId}: create the mirrored market before feeding it.`);
     const state = this.s.bookOf(market.conditionId);
@@ -32,12 +54,11 @@ export class PublicFeed {
     if (market.winner !== null) {
       // Resolved here: late upstream depth must not come back to a book that no longer trades.
       this.drop(market.conditionId);
-      return { fills: 0 };
+      return NO_FILLS;
     }
     const now = this.ctx.clock.nowMs();
-    const ops: OrderWrite[] = [];
-    /** Public prints no local order took part in: streamed as `last_trade_price`, never stored. */
-    const told: OrderWrite[] = [];
+    /** Local fills (stored) and public prints no local order took part in (streamed as `last_trade_price`, never stored). */
+    const batch: Batch = { ops: undefined, told: undefined };
     let fills = 0;
     let changed = false;
     for (const e of events) {
@@ -51,7 +72,7 @@ export class PublicFeed {
           break;
         case 'print':
           if (!isSide(e.aggressor) || !isLevel(e.price, e.size) || e.size === 0 || !depth.live) break;
-          fills += this.print(market, state, depth, e.aggressor, e.price, e.size, now, ops, told);
+          fills += this.print(market, state, depth, e.aggressor, e.price, e.size, now, batch);
           changed = true;
           break;
         case 'tick':
@@ -62,14 +83,15 @@ export class PublicFeed {
           break;
       }
     }
-    if (!changed) return { fills };
-    if (ops.length === 0) {
+    if (!changed) return NO_FILLS;
+    const { ops, told = NOTHING_TOLD } = batch;
+    if (ops === undefined) {
+      // No local fill (so fills is 0): a change with nothing to store.
       this.s.publishUncommitted(market.conditionId, told);
-      return { fills };
+      return NO_FILLS;
     }
     this.s.events?.touched(market.conditionId);
-    await this.s.commit(ops, told);
-    return { fills };
+    return this.s.commit(ops, told).then(() => ({ fills }));
   }
 
   /** Takes the public layer off the market's book (stale or closed upstream, stop following). */
@@ -84,10 +106,12 @@ export class PublicFeed {
    * (taker public-market, at the local order's price). The levels it touched are then reconciled to their
    * targets, so a print and the upstream update it caused give one book in either order.
    */
-  private print(market: TradableMarket, state: MarketBookState, depth: PublicDepth, aggressor: BookSide, price: number, size: number, now: number, ops: OrderWrite[], told: OrderWrite[]): number {
+  private print(market: TradableMarket, state: MarketBookState, depth: PublicDepth, aggressor: BookSide, price: number, size: number, now: number, batch: Batch): number {
     const out = state.book.place({ side: aggressor, price, size, tif: 'FAK' });
-    const taker = publicOrder(market, aggressor, price, now);
-    const txHash = '0x' + createHash('sha256').update('public-print:' + this.s.ids.next(now)).digest('hex');
+    // The print's id (the trade row's id when public size traded) and its transaction hash, minted when first needed.
+    let printId: string | undefined;
+    let txHash = '';
+    let taker: LiveOrder | undefined;
     let fills = 0;
     let publicSize = size;
     let lo = PRICE_ONE;
@@ -96,12 +120,14 @@ export class PublicFeed {
       lo = Math.min(lo, f.price);
       hi = Math.max(hi, f.price);
       if (depth.owns(f.makerHandle)) {
-        depth.printed(f.makerHandle, f.makerRemaining);
+        depth.printed(f.makerHandle, f.size, f.makerRemaining);
         continue;
       }
       const maker = state.orders.get(f.makerHandle);
       if (!maker) throw new Error(`book returned a fill against unknown order handle ${f.makerHandle}`);
-      ops.push(...this.settlement.settle(taker, maker, f.price, BigInt(f.size), f.makerRemaining === 0, txHash, now));
+      if (printId === undefined) txHash = printHash((printId = this.s.ids.next(now)));
+      taker ??= publicOrder(market, aggressor, price, now);
+      (batch.ops ??= []).push(...this.settlement.settle(taker, maker, f.price, BigInt(f.size), f.makerRemaining === 0, txHash, now));
       if (f.makerRemaining === 0) state.orders.delete(f.makerHandle);
       publicSize -= f.size;
       fills++;
@@ -109,32 +135,39 @@ export class PublicFeed {
     if (out.fills.length > 0) depth.reconcileRange(aggressor === 'bid' ? 'ask' : 'bid', lo, hi);
     if (publicSize > 0) {
       // What traded between public parties only: the market's last trade, as the public stream shows it.
-      const row = publicPrint(market, taker, this.s.ids.next(now), BigInt(price), BigInt(publicSize), txHash, now);
+      if (printId === undefined) txHash = printHash((printId = this.s.ids.next(now)));
+      const row = publicPrint(market, aggressor, printId, BigInt(price), BigInt(publicSize), txHash, now);
       this.s.rememberLastTrade(row);
-      told.push({ kind: 'trade', row });
+      (batch.told ??= []).push({ kind: 'trade', row });
     }
     return fills;
   }
 }
 
-/** A public print as a trade row between public parties (streamed, never stored). */
-function publicPrint(market: TradableMarket, taker: LiveOrder, id: string, price: bigint, size: bigint, txHash: string, now: number): TradeRow {
+/** A print's transaction hash: derived from its id (unique, and reproducible where the ids are, decisions §11). */
+function printHash(printId: string): string {
+  return '0x' + createHash('sha256').update('public-print:' + printId).digest('hex');
+}
+
+/** A public print as a trade row between public parties (streamed, never stored), in outcome-0 terms like publicOrder's. */
+function publicPrint(market: TradableMarket, aggressor: BookSide, id: string, price: bigint, size: bigint, txHash: string, now: number): TradeRow {
+  const side = aggressor === 'bid' ? 'BUY' : 'SELL';
   return {
     id,
     matchTime: now,
     conditionId: market.conditionId,
-    takerOrderId: taker.id,
-    makerOrderId: taker.id,
-    takerAssetId: taker.tokenId,
-    makerAssetId: taker.tokenId,
+    takerOrderId: PUBLIC_MARKET_NAME,
+    makerOrderId: PUBLIC_MARKET_NAME,
+    takerAssetId: market.tokenIds[0],
+    makerAssetId: market.tokenIds[0],
     takerOutcomeIndex: 0,
     makerOutcomeIndex: 0,
-    takerAddress: taker.maker,
-    makerAddress: taker.maker,
-    takerOwner: taker.owner,
-    makerOwner: taker.owner,
-    takerSide: taker.side,
-    makerSide: taker.side === 'BUY' ? 'SELL' : 'BUY',
+    takerAddress: PUBLIC_MARKET_ACCOUNT,
+    makerAddress: PUBLIC_MARKET_ACCOUNT,
+    takerOwner: PUBLIC_MARKET_ACCOUNT,
+    makerOwner: PUBLIC_MARKET_ACCOUNT,
+    takerSide: side,
+    makerSide: side === 'BUY' ? 'SELL' : 'BUY',
     price,
     makerPrice: price,
     size,
@@ -147,8 +180,14 @@ function publicPrint(market: TradableMarket, taker: LiveOrder, id: string, price
   };
 }
 
-function validLevels(levels: unknown): PublicLevel[] {
-  return Array.isArray(levels) ? levels.filter((l: PublicLevel | null) => l !== null && typeof l === 'object' && isLevel(l.price, l.size)) : [];
+function validLevels(levels: unknown): readonly PublicLevel[] {
+  if (!Array.isArray(levels)) return [];
+  // A decoded book is all valid: keep the array as it is (no copy per book).
+  return levels.every(isValidLevel) ? (levels as PublicLevel[]) : levels.filter(isValidLevel);
+}
+
+function isValidLevel(l: PublicLevel | null): boolean {
+  return l !== null && typeof l === 'object' && isLevel(l.price, l.size);
 }
 
 function isSide(v: unknown): v is BookSide {

@@ -131,7 +131,7 @@ export function fillableAt(decoder: MarketDecoder, entries: readonly TimedEntry[
     for (const f of r.fills) {
       lo = Math.min(lo, f.price);
       hi = Math.max(hi, f.price);
-      if (depth.owns(f.makerHandle)) depth.printed(f.makerHandle, f.makerRemaining);
+      if (depth.owns(f.makerHandle)) depth.printed(f.makerHandle, f.size, f.makerRemaining);
       else fillMaker(f.makerHandle, f.price, f.size, f.makerRemaining);
     }
     depth.reconcileRange(aggressor === 'bid' ? 'ask' : 'bid', lo, hi);
