@@ -34,7 +34,7 @@ const RANDOM_MAX = (1n << 80n) - 1n;
 
 // Web Crypto works in Node 20 and in browsers alike (the client library shares the protocol layer). Bytes
 // are drawn in blocks: one call per id made a crypto call (and its checks) the main cost of an id.
-const POOL = new Uint8Array(10 * 64);
+const POOL = new Uint8Array(10 * 400);
 let poolAt = POOL.length;
 
 /** Five fresh random bytes as a number below 2^40. */

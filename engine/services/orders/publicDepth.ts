@@ -1,3 +1,4 @@
+import { handleIndex } from '../../book/handleTable.js';
 import type { BookSide, MarketBook, OrderHandle } from '../../book/types.js';
 import type { PublicLevel } from '../mirror/mirrorTypes.js';
 import { PUBLIC_MARKET_ADDRESS } from '../../protocol/publicMarketAccount.js';
@@ -47,7 +48,14 @@ interface LevelState {
  */
 export class PublicDepth {
   private readonly levels = { bid: new Map<number, LevelState>(), ask: new Map<number, LevelState>() };
-  private readonly byHandle = new Map<OrderHandle, LevelState>();
+  /**
+   * The public entries by the index part of their book handle (dense, small, unique among live handles):
+   * the entry's handle (−1: none) and its level. Two array reads per lookup, where a Map keyed by the
+   * handle (a heap number once its generation grows) hashed on every fill and growth.
+   */
+  private readonly handleAt: number[] = [];
+  private readonly levelAt: Array<LevelState | undefined> = [];
+  private entryCount = 0;
   /** Levels holding less than their target because the opposite side of the book was in the way. */
   private readonly short = new Set<LevelState>();
   /** True until the first snapshot, and again after a tick change or a drop: level updates and prints wait for a snapshot. */
@@ -58,7 +66,7 @@ export class PublicDepth {
 
   /** True when the book handle is a public entry of this layer. */
   owns(handle: OrderHandle): boolean {
-    return this.byHandle.has(handle);
+    return this.handleAt[handleIndex(handle)] === handle;
   }
 
   /** True once a snapshot set the layer up (level updates and prints apply). */
@@ -86,13 +94,13 @@ export class PublicDepth {
     // A decoded book names each price once, best first; anything else is summed per price first.
     const list = strictlyMonotone(given) ? given : summedByPrice(given);
     const stamp = ++this.stamp;
-    for (const g of list) {
-      const l = levels.get(g.price);
+    for (let i = 0; i < list.length; i++) {
+      const l = levels.get(list[i]!.price);
       if (l) l.seen = stamp;
     }
     // Deleting the visited entry while iterating a Map is safe; nothing is added here.
     for (const l of levels.values()) if (l.seen !== stamp) this.setUpstream(side, l.price, 0);
-    for (const g of list) this.setUpstream(side, g.price, g.size);
+    for (let i = 0; i < list.length; i++) this.setUpstream(side, list[i]!.price, list[i]!.size);
   }
 
   /** A `price_change`: the new aggregate upstream size at one level (0 removes it). Ignored (false) before a snapshot. */
@@ -108,7 +116,7 @@ export class PublicDepth {
    * level remembers the consumption, so later upstream sizes there are reduced by it.
    */
   takerFilled(handle: OrderHandle, size: number, makerRemaining: number): void {
-    const l = this.byHandle.get(handle);
+    const l = this.levelOf(handle);
     if (!l) return;
     l.consumed += size;
     l.onBook -= size;
@@ -117,7 +125,7 @@ export class PublicDepth {
 
   /** A public print walked `size` over a public entry (it shrank on the book, no trade); the caller reconciles the levels after the print. */
   printed(handle: OrderHandle, size: number, makerRemaining: number): void {
-    const l = this.byHandle.get(handle);
+    const l = this.levelOf(handle);
     if (!l) return;
     l.onBook -= size;
     if (makerRemaining === 0) this.forget(l, handle);
@@ -134,9 +142,11 @@ export class PublicDepth {
 
   /** Removes the public layer from the book (a tick change, stale or closed upstream, stop following); waits for a snapshot. */
   drop(): boolean {
-    const had = this.byHandle.size > 0;
-    for (const h of this.byHandle.keys()) this.book.cancel(h);
-    this.byHandle.clear();
+    const had = this.entryCount > 0;
+    for (const side of ['bid', 'ask'] as const) for (const l of this.levels[side].values()) for (const h of l.entries) this.book.cancel(h);
+    this.handleAt.length = 0;
+    this.levelAt.length = 0;
+    this.entryCount = 0;
     this.levels.bid.clear();
     this.levels.ask.clear();
     this.short.clear();
@@ -146,6 +156,8 @@ export class PublicDepth {
 
   private setUpstream(side: BookSide, price: number, size: number): void {
     let l = this.levels[side].get(price);
+    // The same size again (most levels of a snapshot): the level holds its target already, nothing to do.
+    if (l && size === l.upstream && l.onBook === Math.max(0, size - l.consumed)) return;
     if (!l) {
       if (size === 0) return;
       l = { side, price, upstream: 0, consumed: 0, onBook: 0, seen: 0, entries: [] };
@@ -199,14 +211,14 @@ export class PublicDepth {
       // entry goes on before the old one leaves, so the level never empties (no level rebuilt per growth).
       const h = this.book.restore({ side: l.side, price: l.price, remaining: size + this.book.remainingOf(last)! });
       this.book.cancel(last);
-      this.byHandle.delete(last);
+      this.untrack(last);
       l.entries[n - 1] = h;
-      this.byHandle.set(h, l);
+      this.track(h, l);
       return;
     }
     const h = this.book.restore({ side: l.side, price: l.price, remaining: size });
     l.entries.push(h);
-    this.byHandle.set(h, l);
+    this.track(h, l);
   }
 
   /** True when public size at the level would cross the opposite side of the book (stale public depth, or a local order priced through it). */
@@ -222,8 +234,33 @@ export class PublicDepth {
     for (const l of this.short) if (!this.crosses(l)) this.reconcile(l);
   }
 
+  private levelOf(handle: OrderHandle): LevelState | undefined {
+    const i = handleIndex(handle);
+    return this.handleAt[i] === handle ? this.levelAt[i] : undefined;
+  }
+
+  private track(handle: OrderHandle, l: LevelState): void {
+    const i = handleIndex(handle);
+    // Fill the gap below a new index, so the arrays stay without holes.
+    while (this.handleAt.length < i) {
+      this.handleAt.push(-1);
+      this.levelAt.push(undefined);
+    }
+    this.handleAt[i] = handle;
+    this.levelAt[i] = l;
+    this.entryCount++;
+  }
+
+  private untrack(handle: OrderHandle): void {
+    const i = handleIndex(handle);
+    if (this.handleAt[i] !== handle) return;
+    this.handleAt[i] = -1;
+    this.levelAt[i] = undefined;
+    this.entryCount--;
+  }
+
   private forget(l: LevelState, handle: OrderHandle): void {
-    this.byHandle.delete(handle);
+    this.untrack(handle);
     const i = l.entries.indexOf(handle);
     if (i === l.entries.length - 1) l.entries.pop();
     else if (i >= 0) l.entries.splice(i, 1);

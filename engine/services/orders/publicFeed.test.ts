@@ -7,7 +7,9 @@ import { COLLATERAL } from '../../store/balanceRepo.js';
 import { accounts, identityOf, makeHarness, makeMarket, signedBody, T0, units, type Harness, type TestMarket } from '../../testkit/orderKit.js';
 import { ManualClock, SteppedClock } from '../clock.js';
 import type { MirrorStatus, PublicBookEvent } from '../mirror/mirrorTypes.js';
+import { UlidFactory } from '../../protocol/ulid.js';
 import { PUBLIC_MARKET_ACCOUNT, PUBLIC_MARKET_NAME } from './publicDepth.js';
+import { printHash } from './publicFeed.js';
 
 const [alice, bob] = accounts as [PrivateKeyAccount, PrivateKeyAccount];
 const A = identityOf(alice);
@@ -399,6 +401,21 @@ describe('the public layer of a mirrored market', () => {
       h.orders.dropPublic(m.conditionId);
       assert.equal(h.orders.book(m.conditionId)!.orderCount, 0);
     });
+  });
+});
+
+describe('public print transaction hashes', () => {
+  it('are 32-byte hex like a chain hash, one per print id, the same for the same id, and carry the id', () => {
+    const ids = new UlidFactory();
+    const printIds = Array.from({ length: 500 }, (_, i) => ids.next(T0 + (i >> 2)));
+    const hashes = printIds.map(printHash);
+    assert.ok(hashes.every((x) => /^0x[0-9a-f]{64}$/.test(x)));
+    assert.equal(new Set(hashes).size, hashes.length, 'distinct prints never share a hash');
+    assert.deepEqual(printIds.map(printHash), hashes, 'reproducible from the id');
+    // Its second half is the id's 128 bits: 48 of time, 80 random.
+    const id = printIds[7]!;
+    const bits = [...id].reduce((v, ch) => v * 32n + BigInt('0123456789ABCDEFGHJKMNPQRSTVWXYZ'.indexOf(ch)), 0n);
+    assert.equal(printHash(id).slice(34), bits.toString(16).padStart(32, '0'));
   });
 });
 

@@ -21,13 +21,15 @@ import type { MarketBookState, TradingState } from './tradingState.js';
 const NO_FILLS: Promise<{ fills: number }> = Promise.resolve(Object.freeze({ fills: 0 }));
 const NOTHING_TOLD: readonly OrderWrite[] = Object.freeze([]);
 
-/** The writes one call collects: local fills to store (`ops`) and public prints to tell (`told`), made on first use. */
-interface Batch {
-  ops: OrderWrite[] | undefined;
-  told: OrderWrite[] | undefined;
-}
-
 export class PublicFeed {
+  /**
+   * What the call being applied collects, made on first use: local fills to store, and public prints no
+   * local order took part in (streamed as `last_trade_price`, never stored). A call runs synchronously up
+   * to its commit, so one pair of fields serves every call.
+   */
+  private ops: OrderWrite[] | undefined;
+  private told: OrderWrite[] | undefined;
+
   constructor(
     private readonly ctx: OrderDeps,
     private readonly s: TradingState,
@@ -36,17 +38,19 @@ export class PublicFeed {
 
   /**
    * Not an async function: a call that stores nothing (nearly all of them) answers one shared settled
-   * promise and allocates no batch. Errors still reject (never throw to the caller).
+   * promise and allocates nothing for it. Errors still reject (never throw to the caller).
    */
   apply(conditionId: string, events: readonly PublicBookEvent[]): Promise<{ fills: number }> {
+    this.ops = undefined;
+    this.told = undefined;
     try {
-      return this.applyNow(conditionId, events);
+      return this.applyEvents(conditionId, events);
     } catch (e) {
       return Promise.reject(e as Error);
     }
   }
 
-  private applyNow(conditionId: string, events: readonly PublicBookEvent[]): Promise<{ fills: number }> {
+  private applyEvents(conditionId: string, events: readonly PublicBookEvent[]): Promise<{ fills: number }> {
     const market = this.ctx.markets.byCondition(conditionId);
     if (!market) throw new ApiError('market_not_found', `No market has condition id ${conditionId}: create the mirrored market before feeding it.`);
     const state = this.s.bookOf(market.conditionId);
@@ -57,11 +61,11 @@ export class PublicFeed {
       return NO_FILLS;
     }
     const now = this.ctx.clock.nowMs();
-    /** Local fills (stored) and public prints no local order took part in (streamed as `last_trade_price`, never stored). */
-    const batch: Batch = { ops: undefined, told: undefined };
     let fills = 0;
     let changed = false;
-    for (const e of events) {
+    // Indexed loops on this path: a for-of over an array costs an iterator in code that is not optimised yet.
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i];
       switch (e?.kind) {
         case 'snapshot':
           depth.snapshot(validLevels(e.bids), validLevels(e.asks));
@@ -72,7 +76,7 @@ export class PublicFeed {
           break;
         case 'print':
           if (!isSide(e.aggressor) || !isLevel(e.price, e.size) || e.size === 0 || !depth.live) break;
-          fills += this.print(market, state, depth, e.aggressor, e.price, e.size, now, batch);
+          fills += this.print(market, state, depth, e.aggressor, e.price, e.size, now);
           changed = true;
           break;
         case 'tick':
@@ -84,7 +88,8 @@ export class PublicFeed {
       }
     }
     if (!changed) return NO_FILLS;
-    const { ops, told = NOTHING_TOLD } = batch;
+    const ops = this.ops;
+    const told = this.told ?? NOTHING_TOLD;
     if (ops === undefined) {
       // No local fill (so fills is 0): a change with nothing to store.
       this.s.publishUncommitted(market.conditionId, told);
@@ -106,7 +111,7 @@ export class PublicFeed {
    * (taker public-market, at the local order's price). The levels it touched are then reconciled to their
    * targets, so a print and the upstream update it caused give one book in either order.
    */
-  private print(market: TradableMarket, state: MarketBookState, depth: PublicDepth, aggressor: BookSide, price: number, size: number, now: number, batch: Batch): number {
+  private print(market: TradableMarket, state: MarketBookState, depth: PublicDepth, aggressor: BookSide, price: number, size: number, now: number): number {
     const out = state.book.place({ side: aggressor, price, size, tif: 'FAK' });
     // The print's id (the trade row's id when public size traded) and its transaction hash, minted when first needed.
     let printId: string | undefined;
@@ -116,7 +121,8 @@ export class PublicFeed {
     let publicSize = size;
     let lo = PRICE_ONE;
     let hi = 0;
-    for (const f of out.fills) {
+    for (let i = 0; i < out.fills.length; i++) {
+      const f = out.fills[i]!;
       lo = Math.min(lo, f.price);
       hi = Math.max(hi, f.price);
       if (depth.owns(f.makerHandle)) {
@@ -127,7 +133,7 @@ export class PublicFeed {
       if (!maker) throw new Error(`book returned a fill against unknown order handle ${f.makerHandle}`);
       if (printId === undefined) txHash = printHash((printId = this.s.ids.next(now)));
       taker ??= publicOrder(market, aggressor, price, now);
-      (batch.ops ??= []).push(...this.settlement.settle(taker, maker, f.price, BigInt(f.size), f.makerRemaining === 0, txHash, now));
+      (this.ops ??= []).push(...this.settlement.settle(taker, maker, f.price, BigInt(f.size), f.makerRemaining === 0, txHash, now));
       if (f.makerRemaining === 0) state.orders.delete(f.makerHandle);
       publicSize -= f.size;
       fills++;
@@ -138,15 +144,31 @@ export class PublicFeed {
       if (printId === undefined) txHash = printHash((printId = this.s.ids.next(now)));
       const row = publicPrint(market, aggressor, printId, BigInt(price), BigInt(publicSize), txHash, now);
       this.s.rememberLastTrade(row);
-      (batch.told ??= []).push({ kind: 'trade', row });
+      (this.told ??= []).push({ kind: 'trade', row });
     }
     return fills;
   }
 }
 
-/** A print's transaction hash: derived from its id (unique, and reproducible where the ids are, decisions §11). */
-function printHash(printId: string): string {
-  return '0x' + createHash('sha256').update('public-print:' + printId).digest('hex');
+/** The first half of every print's transaction hash: the first 16 bytes of sha256("public-print"), marking it as no chain transaction. */
+const PRINT_TAG = createHash('sha256').update('public-print').digest('hex').slice(0, 32);
+const BASE32 = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/**
+ * A print's transaction hash, 32 bytes like a chain one: PRINT_TAG, then the 128 bits of the print's
+ * ULID. Unique per print as its id is, reproducible where the ids are (decisions §11), and cheap: a
+ * digest per public print was a real part of the cost of mirroring.
+ */
+export function printHash(printId: string): string {
+  const time = base32Value(printId, 0, 10);
+  return '0x' + PRINT_TAG + time.toString(16).padStart(12, '0') + base32Value(printId, 10, 18).toString(16).padStart(10, '0') + base32Value(printId, 18, 26).toString(16).padStart(10, '0');
+}
+
+/** Characters from … to − 1 of a ULID (at most 10 of them: below 2^50, exact in a double) as a number. */
+function base32Value(id: string, from: number, to: number): number {
+  let v = 0;
+  for (let i = from; i < to; i++) v = v * 32 + BASE32.indexOf(id[i]!);
+  return v;
 }
 
 /** A public print as a trade row between public parties (streamed, never stored), in outcome-0 terms like publicOrder's. */
@@ -183,7 +205,8 @@ function publicPrint(market: TradableMarket, aggressor: BookSide, id: string, pr
 function validLevels(levels: unknown): readonly PublicLevel[] {
   if (!Array.isArray(levels)) return [];
   // A decoded book is all valid: keep the array as it is (no copy per book).
-  return levels.every(isValidLevel) ? (levels as PublicLevel[]) : levels.filter(isValidLevel);
+  for (let i = 0; i < levels.length; i++) if (!isValidLevel(levels[i] as PublicLevel | null)) return levels.filter(isValidLevel);
+  return levels as PublicLevel[];
 }
 
 function isValidLevel(l: PublicLevel | null): boolean {

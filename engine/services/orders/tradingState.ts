@@ -105,11 +105,11 @@ export class TradingState {
   }
 
   rememberLastTrade(t: TradeRow): void {
-    const flip = (s: OrderSide): OrderSide => (s === 'BUY' ? 'SELL' : 'BUY');
     const market = this.ctx.markets.byCondition(t.conditionId);
     const tokens = market ? market.tokenIds : [t.takerAssetId];
-    for (const token of tokens) {
-      this.lastTrades.set(token, { price: priceOnToken(t, token), side: token === t.takerAssetId ? t.takerSide : flip(t.takerSide) });
+    for (let i = 0; i < tokens.length; i++) {
+      const token = tokens[i]!;
+      this.lastTrades.set(token, { price: priceOnToken(t, token), side: token === t.takerAssetId ? t.takerSide : t.takerSide === 'BUY' ? 'SELL' : 'BUY' });
     }
   }
 
