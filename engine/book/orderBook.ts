@@ -272,6 +272,18 @@ export class OrderBook implements MarketBook {
     throw new Error(`order slot ${s} is missing from its level's queue`);
   }
 
+  growBack(handle: OrderHandle, size: number): boolean {
+    if (!(size > 0 && Number.isSafeInteger(size))) throw new RangeError(`invalid growth: size must be a positive safe integer (got ${size})`);
+    if (!this.isLastInLevel(handle)) return false;
+    const s = this.handles.slotOf(handle); // live: isLastInLevel is false for a handle that names no order
+    const grown = this.ordF[s << 1]! + size;
+    if (!Number.isSafeInteger(grown)) throw new RangeError(`invalid growth: the order would hold ${grown}, beyond a safe integer`);
+    this.ordF[s << 1] = grown;
+    const lv = this.ordI[(s << 2) + O_LEVEL]!;
+    this.lvF[lv << (LEVEL_SHIFT - 1)] = this.lvF[lv << (LEVEL_SHIFT - 1)]! + size;
+    return true;
+  }
+
   levels(side: BookSide, depth?: number): Level[] {
     const ladder = side === 'bid' ? this.bids : this.asks;
     const total = ladder.n;

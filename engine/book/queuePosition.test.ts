@@ -12,7 +12,7 @@ const bid = (name: string, cents: number, shares: number): NamedOrder => ({ name
 const ask = (name: string, cents: number, shares: number): NamedOrder => ({ name, side: 'ask', price: c(cents), size: sh(shares), tif: 'GTC' });
 const fak = (o: NamedOrder): NamedOrder => ({ ...o, tif: 'FAK' });
 
-type Step = { place: NamedOrder } | { cancel: string } | { reduce: string; by: number };
+type Step = { place: NamedOrder } | { cancel: string } | { reduce: string; by: number } | { grow: string; by: number; grows: boolean };
 
 interface Case {
   name: string;
@@ -72,6 +72,19 @@ const cases: Case[] = [
     steps: [{ place: bid('b1', 40, 10) }, { place: bid('b2', 40, 5) }, { place: bid('b3', 40, 7) }, { cancel: 'b3' }, { cancel: 'b2' }],
     expect: { b1: [0, 10], b2: null, b3: null },
   },
+  {
+    name: 'growing the back of a queue keeps every place; an order with another behind it does not grow',
+    steps: [
+      { place: bid('b1', 40, 10) },
+      { place: bid('b2', 40, 5) },
+      { grow: 'b1', by: sh(3), grows: false },
+      { grow: 'b2', by: sh(3), grows: true },
+      { place: bid('b3', 40, 1) },
+      { cancel: 'b3' },
+      { grow: 'b2', by: sh(2), grows: true },
+    ],
+    expect: { b1: [0, 20], b2: [10, 20], b3: null },
+  },
 ];
 
 for (const k of cases) {
@@ -88,6 +101,9 @@ for (const k of cases) {
       } else if ('cancel' in s) {
         book.cancel(s.cancel);
         ref.cancel(refHandles.get(s.cancel) ?? -1);
+      } else if ('grow' in s) {
+        assert.equal(book.book.growBack(book.handle(s.grow), s.by), s.grows, `${s.grow} grows on the book`);
+        assert.equal(ref.growBack(refHandles.get(s.grow) ?? -1, s.by), s.grows, `${s.grow} grows on the reference matcher`);
       } else {
         book.reduce(s.reduce, s.by);
         ref.reduce(refHandles.get(s.reduce) ?? -1, s.by);

@@ -97,6 +97,12 @@ export class ReferenceMatcher implements MarketBook {
     return found !== undefined && !this.orders.some((o) => o.side === found.side && o.price === found.price && o.seq > found.seq);
   }
 
+  growBack(handle: OrderHandle, size: number): boolean {
+    if (!this.isLastInLevel(handle)) return false;
+    this.orders.find((o) => o.handle === handle)!.remaining += size;
+    return true;
+  }
+
   levels(side: BookSide, depth?: number): Level[] {
     const sizes = new Map<number, number>();
     for (const o of this.orders) if (o.side === side) sizes.set(o.price, (sizes.get(o.price) ?? 0) + o.remaining);

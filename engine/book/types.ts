@@ -99,6 +99,12 @@ export interface MarketBook {
    * handle that names no order.
    */
   isLastInLevel(handle: OrderHandle): boolean;
+  /**
+   * Adds `size` to an order that is the back of its level's queue: no order queues behind it, so nobody's
+   * place changes (the same book as cancelling it and resting its new size at the back). Returns false
+   * and changes nothing when another order queues behind it or the handle names no order.
+   */
+  growBack(handle: OrderHandle, size: number): boolean;
   /** Aggregated levels, best price first, at most `depth` of them (all when omitted). */
   levels(side: BookSide, depth?: number): Level[];
   bestBid(): number | undefined;

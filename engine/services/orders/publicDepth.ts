@@ -204,18 +204,9 @@ export class PublicDepth {
   /** Adds public size at the back of the level: extends its last entry when nothing queues behind it, else a new entry. */
   private append(l: LevelState, size: number): void {
     l.onBook += size;
-    const n = l.entries.length;
-    const last = n > 0 ? l.entries[n - 1]! : undefined;
-    if (last !== undefined && this.book.isLastInLevel(last)) {
-      // Last in the queue: replacing it by a bigger entry at the back keeps everyone's place. The new
-      // entry goes on before the old one leaves, so the level never empties (no level rebuilt per growth).
-      const h = this.book.restore({ side: l.side, price: l.price, remaining: size + this.book.remainingOf(last)! });
-      this.book.cancel(last);
-      this.untrack(last);
-      l.entries[n - 1] = h;
-      this.track(h, l);
-      return;
-    }
+    const last = l.entries.length > 0 ? l.entries[l.entries.length - 1]! : undefined;
+    // The back of the queue: growing it in place keeps everyone's place (no entry cancelled and restored per growth).
+    if (last !== undefined && this.book.growBack(last, size)) return;
     const h = this.book.restore({ side: l.side, price: l.price, remaining: size });
     l.entries.push(h);
     this.track(h, l);
