@@ -85,7 +85,7 @@ export class PublicDepth {
     this.awaitingSnapshot = false;
     this.snapshotSide('bid', bids);
     this.snapshotSide('ask', asks);
-    this.retryShort();
+    if (this.short.size > 0) this.retryShort();
   }
 
   /** One side of a snapshot: levels it does not name go to 0 first, then each named level (in the order given) to its size. */
@@ -107,7 +107,7 @@ export class PublicDepth {
   update(side: BookSide, price: number, size: number): boolean {
     if (this.awaitingSnapshot) return false;
     this.setUpstream(side, price, size);
-    this.retryShort();
+    if (this.short.size > 0) this.retryShort();
     return true;
   }
 
@@ -137,7 +137,7 @@ export class PublicDepth {
     const hi = Math.max(from, to);
     // reconcile may delete the level it is given, which a Map iteration tolerates; it adds none.
     for (const l of this.levels[side].values()) if (l.price >= lo && l.price <= hi) this.reconcile(l);
-    this.retryShort();
+    if (this.short.size > 0) this.retryShort();
   }
 
   /** Removes the public layer from the book (a tick change, stale or closed upstream, stop following); waits for a snapshot. */

@@ -44,59 +44,55 @@ export class PublicFeed {
     this.ops = undefined;
     this.told = undefined;
     try {
-      return this.applyEvents(conditionId, events);
+      const market = this.ctx.markets.byCondition(conditionId);
+      if (!market) throw new ApiError('market_not_found', `No market has condition id ${conditionId}: create the mirrored market before feeding it.`);
+      const state = this.s.bookOf(market.conditionId);
+      const depth = (state.public ??= new PublicDepth(state.book));
+      if (market.winner !== null) {
+        // Resolved here: late upstream depth must not come back to a book that no longer trades.
+        this.drop(market.conditionId);
+        return NO_FILLS;
+      }
+      const now = this.ctx.clock.nowMs();
+      let fills = 0;
+      let changed = false;
+      // Indexed loops on this path: a for-of over an array costs an iterator in code that is not optimised yet.
+      for (let i = 0; i < events.length; i++) {
+        const e = events[i];
+        switch (e?.kind) {
+          case 'snapshot':
+            depth.snapshot(validLevels(e.bids), validLevels(e.asks));
+            changed = true;
+            break;
+          case 'level':
+            if (isSide(e.side) && isLevel(e.price, e.size)) changed = depth.update(e.side, e.price, e.size) || changed;
+            break;
+          case 'print':
+            if (!isSide(e.aggressor) || !isLevel(e.price, e.size) || e.size === 0 || !depth.live) break;
+            fills += this.print(market, state, depth, e.aggressor, e.price, e.size, now);
+            changed = true;
+            break;
+          case 'tick':
+          case 'closed':
+          case 'resolved':
+            // The market service changes the tick or resolves; the public layer waits for the next snapshot (or goes for good).
+            changed = depth.drop() || changed;
+            break;
+        }
+      }
+      if (!changed) return NO_FILLS;
+      const ops = this.ops;
+      const told = this.told ?? NOTHING_TOLD;
+      if (ops === undefined) {
+        // No local fill (so fills is 0): a change with nothing to store.
+        this.s.publishUncommitted(market.conditionId, told);
+        return NO_FILLS;
+      }
+      this.s.events?.touched(market.conditionId);
+      return this.s.commit(ops, told).then(() => ({ fills }));
     } catch (e) {
       return Promise.reject(e as Error);
     }
-  }
-
-  private applyEvents(conditionId: string, events: readonly PublicBookEvent[]): Promise<{ fills: number }> {
-    const market = this.ctx.markets.byCondition(conditionId);
-    if (!market) throw new ApiError('market_not_found', `No market has condition id ${conditionId}: create the mirrored market before feeding it.`);
-    const state = this.s.bookOf(market.conditionId);
-    const depth = (state.public ??= new PublicDepth(state.book));
-    if (market.winner !== null) {
-      // Resolved here: late upstream depth must not come back to a book that no longer trades.
-      this.drop(market.conditionId);
-      return NO_FILLS;
-    }
-    const now = this.ctx.clock.nowMs();
-    let fills = 0;
-    let changed = false;
-    // Indexed loops on this path: a for-of over an array costs an iterator in code that is not optimised yet.
-    for (let i = 0; i < events.length; i++) {
-      const e = events[i];
-      switch (e?.kind) {
-        case 'snapshot':
-          depth.snapshot(validLevels(e.bids), validLevels(e.asks));
-          changed = true;
-          break;
-        case 'level':
-          if (isSide(e.side) && isLevel(e.price, e.size)) changed = depth.update(e.side, e.price, e.size) || changed;
-          break;
-        case 'print':
-          if (!isSide(e.aggressor) || !isLevel(e.price, e.size) || e.size === 0 || !depth.live) break;
-          fills += this.print(market, state, depth, e.aggressor, e.price, e.size, now);
-          changed = true;
-          break;
-        case 'tick':
-        case 'closed':
-        case 'resolved':
-          // The market service changes the tick or resolves; the public layer waits for the next snapshot (or goes for good).
-          changed = depth.drop() || changed;
-          break;
-      }
-    }
-    if (!changed) return NO_FILLS;
-    const ops = this.ops;
-    const told = this.told ?? NOTHING_TOLD;
-    if (ops === undefined) {
-      // No local fill (so fills is 0): a change with nothing to store.
-      this.s.publishUncommitted(market.conditionId, told);
-      return NO_FILLS;
-    }
-    this.s.events?.touched(market.conditionId);
-    return this.s.commit(ops, told).then(() => ({ fills }));
   }
 
   /** Takes the public layer off the market's book (stale or closed upstream, stop following). */
@@ -205,7 +201,10 @@ function publicPrint(market: TradableMarket, aggressor: BookSide, id: string, pr
 function validLevels(levels: unknown): readonly PublicLevel[] {
   if (!Array.isArray(levels)) return [];
   // A decoded book is all valid: keep the array as it is (no copy per book).
-  for (let i = 0; i < levels.length; i++) if (!isValidLevel(levels[i] as PublicLevel | null)) return levels.filter(isValidLevel);
+  for (let i = 0; i < levels.length; i++) {
+    const l = levels[i] as PublicLevel | null;
+    if (l === null || typeof l !== 'object' || !isLevel(l.price, l.size)) return levels.filter(isValidLevel);
+  }
   return levels as PublicLevel[];
 }
 
@@ -219,5 +218,6 @@ function isSide(v: unknown): v is BookSide {
 
 /** A public level the book can hold: a price strictly inside (0, 1) and a whole, safe size (0 removes). */
 function isLevel(price: number, size: number): boolean {
-  return Number.isInteger(price) && price > 0 && price < PRICE_ONE && Number.isSafeInteger(size) && size >= 0;
+  // `% 1 === 0` is false for NaN and ±Infinity too; the bounds keep both in range (no builtin calls on this path).
+  return typeof price === 'number' && price > 0 && price < PRICE_ONE && price % 1 === 0 && typeof size === 'number' && size >= 0 && size <= Number.MAX_SAFE_INTEGER && size % 1 === 0;
 }
