@@ -56,6 +56,8 @@ export class PublicDepth {
   private readonly handleAt: number[] = [];
   private readonly levelAt: Array<LevelState | undefined> = [];
   private entryCount = 0;
+  /** Levels the print being applied walked over, each once (see `printed` and `settlePrint`). */
+  private readonly printedLevels: LevelState[] = [];
   /** Levels holding less than their target because the opposite side of the book was in the way. */
   private readonly short = new Set<LevelState>();
   /** True until the first snapshot, and again after a tick change or a drop: level updates and prints wait for a snapshot. */
@@ -123,12 +125,26 @@ export class PublicDepth {
     if (makerRemaining === 0) this.forget(l, handle);
   }
 
-  /** A public print walked `size` over a public entry (it shrank on the book, no trade); the caller reconciles the levels after the print. */
+  /** A public print walked `size` over a public entry (it shrank on the book, no trade); `settlePrint` reconciles after the print. */
   printed(handle: OrderHandle, size: number, makerRemaining: number): void {
     const l = this.levelOf(handle);
     if (!l) return;
     l.onBook -= size;
     if (makerRemaining === 0) this.forget(l, handle);
+    // A print walks the book level by level, so a level's fills are consecutive: remember it once.
+    const n = this.printedLevels.length;
+    if (n === 0 || this.printedLevels[n - 1] !== l) this.printedLevels.push(l);
+  }
+
+  /**
+   * After a print: the levels whose public size it walked over back to their targets. Levels in its range
+   * whose public size it did not reach already hold theirs (or wait, short, for the way to clear), so this
+   * is `reconcileRange` over the print's range without visiting every level of the side.
+   */
+  settlePrint(): void {
+    for (let i = 0; i < this.printedLevels.length; i++) this.reconcile(this.printedLevels[i]!);
+    this.printedLevels.length = 0;
+    if (this.short.size > 0) this.retryShort();
   }
 
   /** After a print: every level of `side` from `from` to `to` (inclusive, either order) back to its target. */

@@ -115,12 +115,8 @@ export class PublicFeed {
     let taker: LiveOrder | undefined;
     let fills = 0;
     let publicSize = size;
-    let lo = PRICE_ONE;
-    let hi = 0;
     for (let i = 0; i < out.fills.length; i++) {
       const f = out.fills[i]!;
-      lo = Math.min(lo, f.price);
-      hi = Math.max(hi, f.price);
       if (depth.owns(f.makerHandle)) {
         depth.printed(f.makerHandle, f.size, f.makerRemaining);
         continue;
@@ -134,12 +130,12 @@ export class PublicFeed {
       publicSize -= f.size;
       fills++;
     }
-    if (out.fills.length > 0) depth.reconcileRange(aggressor === 'bid' ? 'ask' : 'bid', lo, hi);
+    depth.settlePrint();
     if (publicSize > 0) {
       // What traded between public parties only: the market's last trade, as the public stream shows it.
       if (printId === undefined) txHash = printHash((printId = this.s.ids.next(now)));
       const row = publicPrint(market, aggressor, printId, BigInt(price), BigInt(publicSize), txHash, now);
-      this.s.rememberLastTrade(row);
+      this.s.rememberLastTrade(row, market);
       (this.told ??= []).push({ kind: 'trade', row });
     }
     return fills;
@@ -156,14 +152,17 @@ const BASE32 = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
  * digest per public print was a real part of the cost of mirroring.
  */
 export function printHash(printId: string): string {
-  const time = base32Value(printId, 0, 10);
-  return '0x' + PRINT_TAG + time.toString(16).padStart(12, '0') + base32Value(printId, 10, 18).toString(16).padStart(10, '0') + base32Value(printId, 18, 26).toString(16).padStart(10, '0');
+  return '0x' + PRINT_TAG + base32Value(printId, 0, 10).toString(16).padStart(12, '0') + base32Value(printId, 10, 18).toString(16).padStart(10, '0') + base32Value(printId, 18, 26).toString(16).padStart(10, '0');
 }
+
+/** Base32 digit values by character code (upper case, as ids are minted). */
+const DIGIT = new Uint8Array(128);
+for (let i = 0; i < BASE32.length; i++) DIGIT[BASE32.charCodeAt(i)] = i;
 
 /** Characters from … to − 1 of a ULID (at most 10 of them: below 2^50, exact in a double) as a number. */
 function base32Value(id: string, from: number, to: number): number {
   let v = 0;
-  for (let i = from; i < to; i++) v = v * 32 + BASE32.indexOf(id[i]!);
+  for (let i = from; i < to; i++) v = v * 32 + DIGIT[id.charCodeAt(i) & 127]!;
   return v;
 }
 

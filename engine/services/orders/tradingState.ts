@@ -13,7 +13,7 @@ import type { OrderDeps } from './orderDeps.js';
 import { BalanceSheet } from './balanceSheet.js';
 import { ExpiryTimer } from './expiryTimer.js';
 import { LatencyGate } from './latencyGate.js';
-import type { LiveOrder } from './liveOrder.js';
+import type { LiveOrder, TradableMarket } from './liveOrder.js';
 import { LiveOrders, MAX_OPEN_ORDERS } from './liveOrders.js';
 import type { OrderEvents } from './orderEvents.js';
 import type { PublicDepth } from './publicDepth.js';
@@ -104,8 +104,8 @@ export class TradingState {
     return b;
   }
 
-  rememberLastTrade(t: TradeRow): void {
-    const market = this.ctx.markets.byCondition(t.conditionId);
+  /** `market`: the trade's market when the caller has it at hand (saves a lookup per public print). */
+  rememberLastTrade(t: TradeRow, market: Pick<TradableMarket, 'tokenIds'> | undefined = this.ctx.markets.byCondition(t.conditionId)): void {
     const tokens = market ? market.tokenIds : [t.takerAssetId];
     for (let i = 0; i < tokens.length; i++) {
       const token = tokens[i]!;
