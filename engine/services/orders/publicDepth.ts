@@ -90,19 +90,27 @@ export class PublicDepth {
     if (this.short.size > 0) this.retryShort();
   }
 
-  /** One side of a snapshot: levels it does not name go to 0 first, then each named level (in the order given) to its size. */
+  /**
+   * One side of a snapshot: each named level (in the order given) to its size, then levels it does not
+   * name to 0. (Within one side the order does not matter: growth waits only for the opposite side.)
+   */
   private snapshotSide(side: BookSide, given: readonly PublicLevel[]): void {
     const levels = this.levels[side];
     // A decoded book names each price once, best first; anything else is summed per price first.
     const list = strictlyMonotone(given) ? given : summedByPrice(given);
     const stamp = ++this.stamp;
+    let named = 0;
     for (let i = 0; i < list.length; i++) {
-      const l = levels.get(list[i]!.price);
-      if (l) l.seen = stamp;
+      const l = this.setUpstream(side, list[i]!.price, list[i]!.size);
+      if (l !== undefined) {
+        l.seen = stamp;
+        named++;
+      }
     }
+    // Usually the snapshot names every level the layer holds: then there is nothing to remove.
+    if (named === levels.size) return;
     // Deleting the visited entry while iterating a Map is safe; nothing is added here.
     for (const l of levels.values()) if (l.seen !== stamp) this.setUpstream(side, l.price, 0);
-    for (let i = 0; i < list.length; i++) this.setUpstream(side, list[i]!.price, list[i]!.size);
   }
 
   /** A `price_change`: the new aggregate upstream size at one level (0 removes it). Ignored (false) before a snapshot. */
@@ -170,12 +178,13 @@ export class PublicDepth {
     return had;
   }
 
-  private setUpstream(side: BookSide, price: number, size: number): void {
+  /** Sets a level's upstream size and reconciles it; returns the level while the layer still holds it. */
+  private setUpstream(side: BookSide, price: number, size: number): LevelState | undefined {
     let l = this.levels[side].get(price);
     // The same size again (most levels of a snapshot): the level holds its target already, nothing to do.
-    if (l && size === l.upstream && l.onBook === Math.max(0, size - l.consumed)) return;
+    if (l && size === l.upstream && l.onBook === Math.max(0, size - l.consumed)) return l;
     if (!l) {
-      if (size === 0) return;
+      if (size === 0) return undefined;
       l = { side, price, upstream: 0, consumed: 0, onBook: 0, seen: 0, entries: [] };
       this.levels[side].set(price, l);
     }
@@ -184,6 +193,7 @@ export class PublicDepth {
     if (size === 0) l.consumed = 0;
     l.upstream = size;
     this.reconcile(l);
+    return l.upstream === 0 && l.entries.length === 0 ? undefined : l;
   }
 
   /** Brings the level's public size on the book to T = max(0, U − c): grow at the back, shrink from the back. */

@@ -53,7 +53,8 @@ export class PublicFeed {
         this.drop(market.conditionId);
         return NO_FILLS;
       }
-      const now = this.ctx.clock.nowMs();
+      /** The exchange time of this call's prints, read at the first one. */
+      let now: number | undefined;
       let fills = 0;
       let changed = false;
       // Indexed loops on this path: a for-of over an array costs an iterator in code that is not optimised yet.
@@ -69,7 +70,7 @@ export class PublicFeed {
             break;
           case 'print':
             if (!isSide(e.aggressor) || !isLevel(e.price, e.size) || e.size === 0 || !depth.live) break;
-            fills += this.print(market, state, depth, e.aggressor, e.price, e.size, now);
+            fills += this.print(market, state, depth, e.aggressor, e.price, e.size, (now ??= this.ctx.clock.nowMs()));
             changed = true;
             break;
           case 'tick':
