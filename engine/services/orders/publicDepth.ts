@@ -145,13 +145,17 @@ export class PublicDepth {
   }
 
   /**
-   * After a print: the levels whose public size it walked over back to their targets. Levels in its range
+   * After a print that filled anything: the levels whose public size it walked over back to their targets. Levels in its range
    * whose public size it did not reach already hold theirs (or wait, short, for the way to clear), so this
    * is `reconcileRange` over the print's range without visiting every level of the side.
    */
   settlePrint(): void {
-    for (let i = 0; i < this.printedLevels.length; i++) this.reconcile(this.printedLevels[i]!);
-    this.printedLevels.length = 0;
+    const n = this.printedLevels.length;
+    if (n > 0) {
+      for (let i = 0; i < n; i++) this.reconcile(this.printedLevels[i]!);
+      this.printedLevels.length = 0;
+    }
+    // Local orders it filled may have cleared the way for public size kept short.
     if (this.short.size > 0) this.retryShort();
   }
 

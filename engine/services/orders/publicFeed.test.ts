@@ -245,6 +245,16 @@ describe('the public layer of a mirrored market', () => {
       check('the way clears');
     });
 
+    it('a print that fills only a local order in the way lets public size kept short by it onto the book at once', async () => {
+      await h.orders.applyPublic(m.conditionId, [snap([[40, 10]], [[60, 10]])]);
+      await place(h, m, { who: bob, outcome: 1, cents: 48, shares: 5 }); // a BUY of No at 0.48: an ask at 0.52
+      await h.orders.applyPublic(m.conditionId, [lvl('bid', 52, 7)]);
+      assert.deepEqual(levelsOf(h, m, 'bid'), [[40, 10]], 'the public bid at 0.52 would cross the local ask');
+      await h.orders.applyPublic(m.conditionId, [print('bid', 52, 5)]);
+      assert.deepEqual(levelsOf(h, m, 'ask'), [[60, 10]], 'the print filled the local ask');
+      assert.deepEqual(levelsOf(h, m, 'bid'), [[52, 7], [40, 10]]);
+    });
+
     it('a snapshot without the level forgets its consumption', async () => {
       await h.orders.applyPublic(m.conditionId, [snap([], [[50, 10]])]);
       await place(h, m, { cents: 50, shares: 6, type: 'FAK' });

@@ -131,7 +131,7 @@ export class PublicFeed {
       publicSize -= f.size;
       fills++;
     }
-    depth.settlePrint();
+    if (out.fills.length > 0) depth.settlePrint();
     if (publicSize > 0) {
       // What traded between public parties only: the market's last trade, as the public stream shows it.
       if (printId === undefined) txHash = printHash((printId = this.s.ids.next(now)));
