@@ -258,7 +258,23 @@ export class OrderBook implements MarketBook {
 
   isLastInLevel(handle: OrderHandle): boolean {
     const s = this.handles.slotOf(handle);
-    if (s < 0) return false;
+    return s >= 0 && this.isBackOfQueue(s);
+  }
+
+  growBack(handle: OrderHandle, size: number): boolean {
+    if (!(size > 0 && Number.isSafeInteger(size))) throw new RangeError(`invalid growth: size must be a positive safe integer (got ${size})`);
+    const s = this.handles.slotOf(handle);
+    if (s < 0 || !this.isBackOfQueue(s)) return false;
+    const grown = this.ordF[s << 1]! + size;
+    if (!Number.isSafeInteger(grown)) throw new RangeError(`invalid growth: the order would hold ${grown}, beyond a safe integer`);
+    this.ordF[s << 1] = grown;
+    const lv = this.ordI[(s << 2) + O_LEVEL]!;
+    this.lvF[lv << (LEVEL_SHIFT - 1)] = this.lvF[lv << (LEVEL_SHIFT - 1)]! + size;
+    return true;
+  }
+
+  /** True when no live order queues behind the order in slot `s` at its price. */
+  private isBackOfQueue(s: number): boolean {
     const b = this.ordI[(s << 2) + O_LEVEL]! << LEVEL_SHIFT;
     const base = this.lvI[b + L_BASE]!;
     const fifo = this.fifo;
@@ -270,18 +286,6 @@ export class OrderBook implements MarketBook {
       if ((cancelled[q >> 5]! & (1 << (q & 31))) === 0) return false;
     }
     throw new Error(`order slot ${s} is missing from its level's queue`);
-  }
-
-  growBack(handle: OrderHandle, size: number): boolean {
-    if (!(size > 0 && Number.isSafeInteger(size))) throw new RangeError(`invalid growth: size must be a positive safe integer (got ${size})`);
-    if (!this.isLastInLevel(handle)) return false;
-    const s = this.handles.slotOf(handle); // live: isLastInLevel is false for a handle that names no order
-    const grown = this.ordF[s << 1]! + size;
-    if (!Number.isSafeInteger(grown)) throw new RangeError(`invalid growth: the order would hold ${grown}, beyond a safe integer`);
-    this.ordF[s << 1] = grown;
-    const lv = this.ordI[(s << 2) + O_LEVEL]!;
-    this.lvF[lv << (LEVEL_SHIFT - 1)] = this.lvF[lv << (LEVEL_SHIFT - 1)]! + size;
-    return true;
   }
 
   levels(side: BookSide, depth?: number): Level[] {

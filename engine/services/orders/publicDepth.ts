@@ -219,7 +219,8 @@ export class PublicDepth {
       l.onBook -= cut;
     }
     if (l.onBook < target) {
-      if (this.crosses(l)) this.short.add(l);
+      // Public size already on the book here proves the way is clear (the book is never crossed).
+      if (l.entries.length === 0 && this.crosses(l)) this.short.add(l);
       else {
         this.append(l, target - l.onBook);
         if (this.short.size > 0) this.short.delete(l);
