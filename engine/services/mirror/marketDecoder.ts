@@ -141,12 +141,12 @@ export function createMarketDecoder(identity: PublicMarketIdentity, opts: Market
     }
     if (bookTick !== tick) {
       tick = bookTick;
-      out.events.push({ kind: 'tick', tickSize: tick });
+      add(out, { kind: 'tick', tickSize: tick });
     }
     haveSnapshot = true;
     snapshotTs = ts;
     lastTs = ts;
-    out.events.push({ kind: 'snapshot', bids, asks });
+    add(out, { kind: 'snapshot', bids, asks });
   }
 
   /**
@@ -241,7 +241,7 @@ export function createMarketDecoder(identity: PublicMarketIdentity, opts: Market
         out.problems.push(`price_change: size ${clip(JSON.stringify(row.size))} is not a non-negative decimal`);
         continue;
       }
-      out.events.push({ kind: 'level', side, price: price!, size });
+      add(out, { kind: 'level', side, price: price!, size });
     }
     if (out.events.length === start) return;
     if (!haveSnapshot) {
@@ -291,7 +291,7 @@ export function createMarketDecoder(identity: PublicMarketIdentity, opts: Market
     pending.push({ aggressor, price: p0, size, outcome });
     prints.set(key, pending);
     if (prints.size > PRINT_MEMORY) prints.delete(prints.keys().next().value!);
-    out.events.push({ kind: 'print', aggressor, price: p0, size });
+    add(out, { kind: 'print', aggressor, price: p0, size });
   }
 
   function decodeTickChange(e: Obj, out: Out): void {
@@ -304,7 +304,7 @@ export function createMarketDecoder(identity: PublicMarketIdentity, opts: Market
     // Old-grid levels are invalid on the new grid: drop deltas until a fresh snapshot (nautilus "book epoch").
     haveSnapshot = false;
     out.needsResync = true;
-    out.events.push({ kind: 'tick', tickSize: t });
+    add(out, { kind: 'tick', tickSize: t });
   }
 
   function decodeResolved(e: Obj, out: Out): void {
@@ -357,13 +357,13 @@ export function createMarketDecoder(identity: PublicMarketIdentity, opts: Market
     if (saidResolved) return;
     saidResolved = true;
     saidClosed = true;
-    out.events.push({ kind: 'resolved', winner });
+    add(out, { kind: 'resolved', winner });
   }
 
   function close(out: Out): void {
     if (saidClosed || saidResolved) return;
     saidClosed = true;
-    out.events.push({ kind: 'closed' });
+    add(out, { kind: 'closed' });
   }
 
   /** The market's condition id in any case (the lower-case copy is made only when the text is not already lower case). */
@@ -397,6 +397,12 @@ interface Out {
   events: PublicBookEvent[];
   problems: string[];
   needsResync: boolean;
+}
+
+/** Appends an event; the first goes into an array of its own size (an empty array's first push reserves 17 slots). */
+function add(out: Out, e: PublicBookEvent): void {
+  if (out.events.length === 0) out.events = [e];
+  else out.events.push(e);
 }
 
 function isObj(v: unknown): v is Obj {

@@ -81,6 +81,7 @@ interface Followed {
 }
 
 const NO_EVENTS: readonly PublicBookEvent[] = Object.freeze([]);
+const NO_ENTRIES = Object.freeze([]) as unknown as TapeEntry[];
 const SETTLED = Promise.resolve();
 
 /**
@@ -274,11 +275,11 @@ export class MirrorService {
       resyncFailed: false,
       lastResyncAttempt: 0,
       closed: m.closed,
-      waiting: [],
+      waiting: NO_ENTRIES,
       running: false,
       run: () => {
         const entries = f.waiting;
-        f.waiting = [];
+        f.waiting = NO_ENTRIES;
         let pending: Promise<unknown> | undefined;
         try {
           pending = this.handle(conditionId, f, entries);
@@ -295,7 +296,9 @@ export class MirrorService {
       if (this.followed.get(conditionId) !== f) return;
       f.lastEntryAt = Math.max(f.lastEntryAt ?? 0, entry.t);
       if (this.onEntry.size > 0) this.tell(conditionId, identity, entry);
-      f.waiting.push(entry);
+      // An array of one to begin with (an empty array's first push reserves 17 slots): most batches are one frame.
+      if (f.waiting.length === 0) f.waiting = [entry];
+      else f.waiting.push(entry);
       // The first entry of a batch queues its handling; later ones join it until it starts.
       if (f.running) return;
       f.running = true;
