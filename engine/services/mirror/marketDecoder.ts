@@ -50,6 +50,7 @@ export function createMarketDecoder(identity: PublicMarketIdentity, opts: Market
   let verifyHash = opts.verifyHash ?? true;
   let mismatches = 0;
   const conditionId = identity.conditionId.toLowerCase();
+  const [token0, token1] = identity.tokenIds;
   let tick = identity.tickSize;
   let haveSnapshot = false;
   /** Exchange ms of the snapshot in force and of the last applied delta. */
@@ -382,7 +383,7 @@ export function createMarketDecoder(identity: PublicMarketIdentity, opts: Market
   }
 
   function tokenIndex(asset: string): 0 | 1 | undefined {
-    return asset === identity.tokenIds[0] ? 0 : asset === identity.tokenIds[1] ? 1 : undefined;
+    return asset === token0 ? 0 : asset === token1 ? 1 : undefined;
   }
 
   function outcomeNameIndex(name: string): 0 | 1 | undefined {
