@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { bookHashOf } from '../../protocol/bookHash.js';
 import { NO_FEE } from '../../protocol/feeSchedule.js';
-import { createMarketDecoder } from './marketDecoder.js';
+import { canonicalHash, canonicalHashByObject, createMarketDecoder } from './marketDecoder.js';
 import type { DecodeResult, PublicBookEvent, PublicMarketIdentity, TapeEntry } from './mirrorTypes.js';
 import { identityFromClob } from './upstream/publicIdentity.js';
 
@@ -241,6 +241,46 @@ describe('the market decoder', () => {
       assert.equal(r!.needsResync, resync ?? false);
     });
   }
+
+  it('hashes a book from its direct text exactly as from the canonical object, whatever its levels hold', () => {
+    const books: Obj[] = [
+      hashedBook(),
+      hashedBook({ neg_risk: true, last_trade_price: '', bids: [], asks: [] }),
+      // Extra level fields are not hashed; a missing one, numbers, escapes and non-ASCII take the canonical path.
+      hashedBook({ bids: [{ price: '0.3', size: '10', extra: 1 }] }),
+      hashedBook({ bids: [{ price: '0.3' }], asks: [{ size: '1', price: '0.6' }] }),
+      hashedBook({ bids: [{ price: 0.3, size: 10 }], asks: [null, 5, ['0.6', '1']] }),
+      hashedBook({ bids: [{ price: 'a"b\\c', size: '\u0001' }], asks: [{ price: '0.6é', size: '1\ud800' }] }),
+      hashedBook({ market: CID.toUpperCase().replace('0X', '0x'), timestamp: '1786385407185', min_order_size: 5, tick_size: 0.01, last_trade_price: null }),
+    ];
+    for (const b of books) assert.equal(canonicalHash(b), canonicalHashByObject(b), JSON.stringify(b));
+    assert.equal(canonicalHash(books[0]!), books[0]!.hash, 'the py-clob-client hash of a plain book');
+    assert.equal(canonicalHash({ ...hashedBook(), neg_risk: undefined }), undefined, 'a book without every field of the GET /book form is not recomputable');
+  });
+
+  it('accepts a book whose level objects carry extra fields (hashed as {price, size}) and refuses it once a size is changed', () => {
+    const unhashed = hashedBook({ bids: [{ price: '0.3', size: '10', note: 'x' }, { price: '0.4', size: '20' }] });
+    const book = { ...unhashed, hash: canonicalHashByObject(unhashed) };
+    const [ok, lying] = run([{ t: 1, resync: book }, { t: 2, resync: { ...book, bids: [{ price: '0.3', size: '11', note: 'x' }, { price: '0.4', size: '20' }] } }]);
+    assert.deepEqual(ok!.problems, []);
+    assert.equal(ok!.events[0]!.kind, 'snapshot');
+    assert.equal(lying!.needsResync, true);
+    assert.match(lying!.problems[0]!, /does not match the book/);
+  });
+
+  it('decodes a side listed best last, best first or shuffled to the same levels, best first; a price listed twice keeps the last and says so', () => {
+    const bids = [{ price: '0.2', size: '1' }, { price: '0.3', size: '2' }, { price: '0.4', size: '3' }];
+    const asks = [{ price: '0.7', size: '4' }, { price: '0.6', size: '0' }, { price: '0.5', size: '5' }];
+    const want = { kind: 'snapshot', bids: [{ price: 400_000, size: 3_000_000 }, { price: 300_000, size: 2_000_000 }, { price: 200_000, size: 1_000_000 }], asks: [{ price: 500_000, size: 5_000_000 }, { price: 700_000, size: 4_000_000 }] };
+    for (const [b, a] of [[bids, asks], [[...bids].reverse(), [...asks].reverse()], [[bids[1]!, bids[0]!, bids[2]!], [asks[2]!, asks[0]!, asks[1]!]]]) {
+      const [r] = run([{ t: 1, resync: hashedBook({ bids: b, asks: a }) }]);
+      assert.deepEqual(r!.problems, []);
+      assert.deepEqual(r!.events, [want]);
+    }
+    const [dup] = run([{ t: 1, resync: hashedBook({ bids: [{ price: '0.2', size: '1' }, { price: '0.3', size: '2' }, { price: '0.3', size: '7' }], asks }) }]);
+    assert.deepEqual(dup!.problems, ['resync: bid level 0.3 listed twice; the last one kept']);
+    assert.deepEqual((dup!.events[0] as Extract<PublicBookEvent, { kind: 'snapshot' }>).bids, [{ price: 300_000, size: 7_000_000 }, { price: 200_000, size: 1_000_000 }]);
+  });
 
   it('never throws on garbage entries', () => {
     const d = createMarketDecoder(identity);

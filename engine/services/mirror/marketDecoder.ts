@@ -1,8 +1,9 @@
 import type { BookSide } from '../../book/types.js';
 import { PRICE_ONE } from '../../book/types.js';
-import { bookHashOf } from '../../protocol/bookHash.js';
+import * as nodeCrypto from 'node:crypto';
+import { bookHashOf, sha1Hex } from '../../protocol/bookHash.js';
 import type { DecodeResult, MarketDecoder, PublicBookEvent, PublicLevel, PublicMarketIdentity, TapeEntry } from './mirrorTypes.js';
-import { checkPrice, microOf } from './upstream/wireDecimal.js';
+import { checkPrice, FLOOR, microOf } from './upstream/wireDecimal.js';
 
 /**
  * The only reader of upstream wire formats (reference §2.3, §3.2, §4): one TapeEntry in, PublicBookEvents in
@@ -49,6 +50,7 @@ export function createMarketDecoder(identity: PublicMarketIdentity, opts: Market
   let verifyHash = opts.verifyHash ?? true;
   let mismatches = 0;
   const conditionId = identity.conditionId.toLowerCase();
+  const [token0, token1] = identity.tokenIds;
   let tick = identity.tickSize;
   let haveSnapshot = false;
   /** Exchange ms of the snapshot in force and of the last applied delta. */
@@ -57,7 +59,7 @@ export function createMarketDecoder(identity: PublicMarketIdentity, opts: Market
   let saidClosed = identity.closed || !identity.acceptingOrders;
   let saidResolved = identity.winner !== null;
   /** Match key → unpaired prints of that match (outcome-0 terms), with the outcome they came from. */
-  const prints = new Map<string, Array<{ sig: string; outcome: 0 | 1 }>>();
+  const prints = new Map<string, Array<{ aggressor: BookSide; price: number; size: number; outcome: 0 | 1 }>>();
 
   function decode(entry: TapeEntry): DecodeResult {
     const out: Out = { events: [], problems: [], needsResync: false };
@@ -77,7 +79,7 @@ export function createMarketDecoder(identity: PublicMarketIdentity, opts: Market
     if (Array.isArray(e)) return void out.problems.push('an array of events in one entry (a tape entry holds one event object)');
     if (!isObj(e)) return void out.problems.push(`an event must be an object, not ${clip(JSON.stringify(e) ?? String(e))}`);
     if (typeof e.event_type !== 'string') return void out.problems.push('an event without a string event_type');
-    if (e.market !== undefined && (typeof e.market !== 'string' || e.market.toLowerCase() !== conditionId)) {
+    if (e.market !== undefined && !sameMarket(e.market)) {
       return void out.problems.push(`${e.event_type} for another market ${clip(String(e.market))}`);
     }
     switch (e.event_type) {
@@ -107,7 +109,7 @@ export function createMarketDecoder(identity: PublicMarketIdentity, opts: Market
       if (origin === 'resync') out.problems.push('resync: the book is of outcome 1; resync from the outcome-0 token');
       return;
     }
-    if (raw.market !== undefined && (typeof raw.market !== 'string' || raw.market.toLowerCase() !== conditionId)) {
+    if (raw.market !== undefined && !sameMarket(raw.market)) {
       return void out.problems.push(`${origin}: book of another market ${clip(String(raw.market))}`);
     }
     if (!Array.isArray(raw.bids) || !Array.isArray(raw.asks)) return void out.problems.push(`${origin}: bids and asks must be arrays`);
@@ -134,23 +136,60 @@ export function createMarketDecoder(identity: PublicMarketIdentity, opts: Market
     }
     const bids = levelsOf(raw.bids, 'bid', bookTick, origin, out);
     const asks = levelsOf(raw.asks, 'ask', bookTick, origin, out);
-    bids.sort((a, b) => b.price - a.price);
-    asks.sort((a, b) => a.price - b.price);
     if (bids.length > 0 && asks.length > 0 && bids[0]!.price >= asks[0]!.price) {
       out.needsResync = true;
       return void out.problems.push(`${origin}: crossed book (best bid ${bids[0]!.price / 1e6} ≥ best ask ${asks[0]!.price / 1e6}); refused`);
     }
     if (bookTick !== tick) {
       tick = bookTick;
-      out.events.push({ kind: 'tick', tickSize: tick });
+      add(out, { kind: 'tick', tickSize: tick });
     }
     haveSnapshot = true;
     snapshotTs = ts;
     lastTs = ts;
-    out.events.push({ kind: 'snapshot', bids, asks });
+    add(out, { kind: 'snapshot', bids, asks });
   }
 
+  /**
+   * A side's levels, best first. The public service lists each side best last, so prices normally come
+   * strictly monotone: then no price can repeat, and the levels are kept in one pass (reversed if need
+   * be). Any other order goes through a map (duplicates: the last one kept) and a sort.
+   */
   function levelsOf(list: unknown[], side: BookSide, levelTick: number, origin: string, out: Out): PublicLevel[] {
+    const mark = out.problems.length;
+    const levels: PublicLevel[] = [];
+    let last = -1;
+    let dir = 0;
+    for (let i = 0; i < list.length; i++) {
+      const l = list[i];
+      if (!isObj(l) || typeof l.price !== 'string' || typeof l.size !== 'string') {
+        out.problems.push(`${origin}: ${side} level ${clip(JSON.stringify(l) ?? '')} must be {price: string, size: string}`);
+        continue;
+      }
+      const price = microOf(l.price);
+      const bad = checkPrice(price, levelTick, l.price);
+      const size = microOf(l.size, FLOOR);
+      if (bad) out.problems.push(`${origin}: ${side} level ${bad}`);
+      else if (size === undefined) out.problems.push(`${origin}: ${side} size ${clip(JSON.stringify(l.size))} is not a non-negative decimal`);
+      else {
+        if (last >= 0) {
+          const d = price! > last ? 1 : price! < last ? -1 : 0;
+          if (d === 0 || (dir !== 0 && d !== dir)) {
+            out.problems.length = mark;
+            return levelsByMap(list, side, levelTick, origin, out);
+          }
+          dir = d;
+        }
+        last = price!;
+        if (size > 0) levels.push({ price: price!, size });
+      }
+    }
+    // Best first: bids descending, asks ascending.
+    if (dir === (side === 'bid' ? 1 : -1)) levels.reverse();
+    return levels;
+  }
+
+  function levelsByMap(list: unknown[], side: BookSide, levelTick: number, origin: string, out: Out): PublicLevel[] {
     const byPrice = new Map<number, number>();
     for (const l of list) {
       if (!isObj(l) || typeof l.price !== 'string' || typeof l.size !== 'string') {
@@ -159,25 +198,28 @@ export function createMarketDecoder(identity: PublicMarketIdentity, opts: Market
       }
       const price = microOf(l.price);
       const bad = checkPrice(price, levelTick, l.price);
-      const size = microOf(l.size, { floor: true });
+      const size = microOf(l.size, FLOOR);
       if (bad) out.problems.push(`${origin}: ${side} level ${bad}`);
       else if (size === undefined) out.problems.push(`${origin}: ${side} size ${clip(JSON.stringify(l.size))} is not a non-negative decimal`);
       else if (byPrice.has(price!)) out.problems.push(`${origin}: ${side} level ${l.price} listed twice; the last one kept`);
       if (!bad && size !== undefined && size > 0) byPrice.set(price!, size);
     }
-    return [...byPrice].map(([price, size]) => ({ price, size }));
+    const levels = [...byPrice].map(([price, size]) => ({ price, size }));
+    return levels.sort(side === 'bid' ? (a, b) => b.price - a.price : (a, b) => a.price - b.price);
   }
 
   function decodePriceChange(e: Obj, out: Out): void {
     // New form (since 2025-09-15): price_changes[] rows carrying their asset; old form: one asset, changes[].
-    const rows: Array<{ asset: unknown; row: unknown }> = [];
-    if (Array.isArray(e.price_changes)) for (const row of e.price_changes) rows.push({ asset: isObj(row) ? row.asset_id : undefined, row });
-    else if (Array.isArray(e.changes)) for (const row of e.changes) rows.push({ asset: e.asset_id, row });
-    else return void out.problems.push('price_change without price_changes[] or changes[]');
+    const perRow = Array.isArray(e.price_changes);
+    const rows = perRow ? (e.price_changes as unknown[]) : Array.isArray(e.changes) ? (e.changes as unknown[]) : undefined;
+    if (!rows) return void out.problems.push('price_change without price_changes[] or changes[]');
     const ts = timestampOf(e.timestamp);
     if (ts === undefined) return void out.problems.push(`price_change: timestamp ${clip(JSON.stringify(e.timestamp) ?? '')} is not unix ms text`);
-    const levels: PublicBookEvent[] = [];
-    for (const { asset, row } of rows) {
+    // Levels go straight into out.events (empty until now: one event per entry) and are taken back if the delta is dropped.
+    const start = out.events.length;
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i];
+      const asset = perRow ? (isObj(row) ? row.asset_id : undefined) : e.asset_id;
       const outcome = outcomeOf(asset, 'price_change', out);
       if (outcome !== 0) continue;
       if (!isObj(row) || typeof row.price !== 'string' || typeof row.size !== 'string') {
@@ -195,26 +237,30 @@ export function createMarketDecoder(identity: PublicMarketIdentity, opts: Market
         out.problems.push(`price_change: ${bad}`);
         continue;
       }
-      const size = microOf(row.size, { floor: true });
+      const size = microOf(row.size, FLOOR);
       if (size === undefined) {
         out.problems.push(`price_change: size ${clip(JSON.stringify(row.size))} is not a non-negative decimal`);
         continue;
       }
-      levels.push({ kind: 'level', side, price: price!, size });
+      add(out, { kind: 'level', side, price: price!, size });
     }
-    if (levels.length === 0) return;
+    if (out.events.length === start) return;
     if (!haveSnapshot) {
+      out.events.length = start;
       out.needsResync = true;
       return void out.problems.push('price_change before a snapshot (or after a tick change) dropped');
     }
     // Older than the snapshot: already in it (a delta in flight while GET /book answered).
-    if (ts < snapshotTs) return;
+    if (ts < snapshotTs) {
+      out.events.length = start;
+      return;
+    }
     if (ts < lastTs) {
+      out.events.length = start;
       out.needsResync = true;
       return void out.problems.push(`price_change out of order (timestamp ${ts} before ${lastTs}) dropped`);
     }
     lastTs = ts;
-    out.events.push(...levels);
   }
 
   function decodePrint(e: Obj, out: Out): void {
@@ -224,7 +270,7 @@ export function createMarketDecoder(identity: PublicMarketIdentity, opts: Market
     const price = microOf(e.price);
     const bad = checkPrice(price, 0, e.price);
     if (bad) return void out.problems.push(`last_trade_price: ${bad}`);
-    const size = microOf(e.size, { floor: true });
+    const size = microOf(e.size, FLOOR);
     if (size === undefined || size === 0) return void out.problems.push(`last_trade_price: size ${clip(JSON.stringify(e.size))} must be a positive decimal`);
     const takerBuys = e.side === 'BUY' ? true : e.side === 'SELL' ? false : undefined;
     if (takerBuys === undefined) return void out.problems.push(`last_trade_price: side ${clip(JSON.stringify(e.side) ?? '')} must be BUY or SELL`);
@@ -232,18 +278,21 @@ export function createMarketDecoder(identity: PublicMarketIdentity, opts: Market
     const p0 = outcome === 0 ? price! : PRICE_ONE - price!;
     const aggressor: BookSide = (outcome === 0) === takerBuys ? 'bid' : 'ask';
     const key = typeof e.transaction_hash === 'string' && e.transaction_hash !== '' ? e.transaction_hash : `ts:${String(e.timestamp)}`;
-    const sig = `${aggressor}:${p0}:${size}`;
-    const pending = prints.get(key) ?? [];
-    const twin = pending.findIndex((p) => p.sig === sig && p.outcome !== outcome);
-    if (twin >= 0) {
-      pending.splice(twin, 1); // the other token's print of this same match: already said
-      return;
-    }
-    pending.push({ sig, outcome });
-    prints.delete(key);
+    let pending = prints.get(key);
+    if (pending) {
+      for (let i = 0; i < pending.length; i++) {
+        const p = pending[i]!;
+        if (p.aggressor === aggressor && p.price === p0 && p.size === size && p.outcome !== outcome) {
+          pending.splice(i, 1); // the other token's print of this same match: already said
+          return;
+        }
+      }
+      prints.delete(key);
+    } else pending = [];
+    pending.push({ aggressor, price: p0, size, outcome });
     prints.set(key, pending);
     if (prints.size > PRINT_MEMORY) prints.delete(prints.keys().next().value!);
-    out.events.push({ kind: 'print', aggressor, price: p0, size });
+    add(out, { kind: 'print', aggressor, price: p0, size });
   }
 
   function decodeTickChange(e: Obj, out: Out): void {
@@ -256,7 +305,7 @@ export function createMarketDecoder(identity: PublicMarketIdentity, opts: Market
     // Old-grid levels are invalid on the new grid: drop deltas until a fresh snapshot (nautilus "book epoch").
     haveSnapshot = false;
     out.needsResync = true;
-    out.events.push({ kind: 'tick', tickSize: t });
+    add(out, { kind: 'tick', tickSize: t });
   }
 
   function decodeResolved(e: Obj, out: Out): void {
@@ -309,13 +358,18 @@ export function createMarketDecoder(identity: PublicMarketIdentity, opts: Market
     if (saidResolved) return;
     saidResolved = true;
     saidClosed = true;
-    out.events.push({ kind: 'resolved', winner });
+    add(out, { kind: 'resolved', winner });
   }
 
   function close(out: Out): void {
     if (saidClosed || saidResolved) return;
     saidClosed = true;
-    out.events.push({ kind: 'closed' });
+    add(out, { kind: 'closed' });
+  }
+
+  /** The market's condition id in any case (the lower-case copy is made only when the text is not already lower case). */
+  function sameMarket(v: unknown): boolean {
+    return v === conditionId || (typeof v === 'string' && v.toLowerCase() === conditionId);
   }
 
   function outcomeOf(asset: unknown, what: string, out: Out): 0 | 1 | undefined {
@@ -329,7 +383,7 @@ export function createMarketDecoder(identity: PublicMarketIdentity, opts: Market
   }
 
   function tokenIndex(asset: string): 0 | 1 | undefined {
-    return asset === identity.tokenIds[0] ? 0 : asset === identity.tokenIds[1] ? 1 : undefined;
+    return asset === token0 ? 0 : asset === token1 ? 1 : undefined;
   }
 
   function outcomeNameIndex(name: string): 0 | 1 | undefined {
@@ -346,20 +400,79 @@ interface Out {
   needsResync: boolean;
 }
 
+/** Appends an event; the first goes into an array of its own size (an empty array's first push reserves 17 slots). */
+function add(out: Out, e: PublicBookEvent): void {
+  if (out.events.length === 0) out.events = [e];
+  else out.events.push(e);
+}
+
 function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Unix ms as 1 to 16 digits of text (read digit by digit: one per frame, no regex). */
 function timestampOf(v: unknown): number | undefined {
-  if (typeof v !== 'string' || !/^\d{1,16}$/.test(v)) return undefined;
-  return Number(v);
+  if (typeof v !== 'string' || v.length === 0 || v.length > 16) return undefined;
+  let n = 0;
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c < 48 || c > 57) return undefined;
+    n = n * 10 + (c - 48);
+  }
+  // Exact below 2^53 (15 digits always are); 16 digits are read by Number() as before.
+  return v.length < 16 ? n : Number(v);
 }
 
 /**
  * The hash of a book as py-clob-client's `generate_orderbook_summary_hash` computes it: compact JSON in the
  * GET /book key order with hash "". Undefined when a field of that form is missing (not recomputable).
+ *
+ * A book arrives per token after every match, so the JSON is written directly: each field as
+ * JSON.stringify writes it, and each level as `{"price":"…","size":"…"}` when both are strings that need
+ * no escaping (decimals always). Any other level (extra or missing fields, other types, escapes) makes the
+ * whole text come from JSON.stringify of the canonical object, as py-clob-client's does.
  */
-function canonicalHash(raw: Obj): string | undefined {
+export function canonicalHash(raw: Obj): string | undefined {
+  const { market, asset_id, timestamp, min_order_size, tick_size, neg_risk, last_trade_price } = raw;
+  if (market === undefined || asset_id === undefined || timestamp === undefined || min_order_size === undefined || tick_size === undefined || neg_risk === undefined || last_trade_price === undefined) return undefined;
+  const bids = levelsJsonOf(raw.bids as unknown[]);
+  const asks = bids === undefined ? undefined : levelsJsonOf(raw.asks as unknown[]);
+  if (bids === undefined || asks === undefined) return canonicalHashByObject(raw);
+  return sha1(
+    '{"market":' +
+      jsonOf(market) +
+      ',"asset_id":' +
+      jsonOf(asset_id) +
+      ',"timestamp":' +
+      jsonOf(timestamp) +
+      ',"hash":"","bids":' +
+      bids +
+      ',"asks":' +
+      asks +
+      ',"min_order_size":' +
+      jsonOf(min_order_size) +
+      ',"tick_size":' +
+      jsonOf(tick_size) +
+      ',"neg_risk":' +
+      jsonOf(neg_risk) +
+      ',"last_trade_price":' +
+      jsonOf(last_trade_price) +
+      '}',
+  );
+}
+
+/** JSON.stringify's text of a value, written directly for the plain strings and booleans a book holds. */
+function jsonOf(v: unknown): string {
+  if (typeof v === 'string' && plainText(v)) return '"' + v + '"';
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  return JSON.stringify(v);
+}
+
+/** SHA-1 hex of a text: one call where Node has crypto.hash (20.12+), else the Hash object. */
+const sha1: (text: string) => string = typeof nodeCrypto.hash === 'function' ? (text) => nodeCrypto.hash('sha1', text, 'hex') : sha1Hex;
+
+/** The canonical object, serialised whole (the reference the direct text above must equal). */
+export function canonicalHashByObject(raw: Obj): string | undefined {
   const keys = ['market', 'asset_id', 'timestamp', 'min_order_size', 'tick_size', 'neg_risk', 'last_trade_price'];
   if (keys.some((k) => raw[k] === undefined)) return undefined;
   const levels = (l: unknown[]) => l.map((x) => (isObj(x) ? { price: x.price, size: x.size } : x));
@@ -375,6 +488,28 @@ function canonicalHash(raw: Obj): string | undefined {
     neg_risk: raw.neg_risk,
     last_trade_price: raw.last_trade_price,
   });
+}
+
+/** `[{"price":"…","size":"…"},…]` of levels whose price and size are plain strings; undefined for anything else. */
+function levelsJsonOf(list: unknown[]): string | undefined {
+  let json = '[';
+  for (let i = 0; i < list.length; i++) {
+    const l = list[i];
+    if (!isObj(l)) return undefined;
+    const { price, size } = l;
+    if (typeof price !== 'string' || typeof size !== 'string' || !plainText(price) || !plainText(size)) return undefined;
+    json += (i === 0 ? '{"price":"' : ',{"price":"') + price + '","size":"' + size + '"}';
+  }
+  return json + ']';
+}
+
+/** Printable ASCII without `"` or `\`: JSON writes it as it is, between quotes. */
+function plainText(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
+  }
+  return true;
 }
 
 /** Gamma's JSON-in-JSON arrays (reference §7.1). */

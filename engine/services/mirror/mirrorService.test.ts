@@ -65,7 +65,7 @@ class ScriptedFeed implements MirrorFeed {
   }
 }
 
-async function setup(dir = mkdtempSync(join(tmpdir(), 'mirror-'))) {
+async function setup(dir = mkdtempSync(join(tmpdir(), 'mirror-')), applyPublic?: (conditionId: string, events: readonly PublicBookEvent[]) => Promise<unknown>) {
   if (!dirs.includes(dir)) dirs.push(dir);
   const clock = new ManualClock(1_800_000_000_000);
   const db = openDatabase(join(dir, 'exchange.sqlite'));
@@ -82,7 +82,7 @@ async function setup(dir = mkdtempSync(join(tmpdir(), 'mirror-'))) {
     orders: {
       applyPublic: async (conditionId, events) => {
         applied.push({ conditionId, events });
-        return { fills: 0 };
+        return applyPublic ? applyPublic(conditionId, events) : { fills: 0 };
       },
       dropPublic: (conditionId) => {
         dropped.push(conditionId);
@@ -142,6 +142,44 @@ test('the entries of one turn (one upstream frame) are applied as one change, la
     applied.map((a) => a.events.map((e) => e.kind)),
     [['snapshot', 'level', 'level'], ['level']],
   );
+});
+
+test('entries that arrive while a change is being applied wait for it and are applied after it as the next change', async () => {
+  let release!: () => void;
+  const slow = new Promise<void>((resolve) => (release = resolve));
+  const { mirrors, feed, applied, clock } = await setup(undefined, (_cid, events) => (events[0]!.kind === 'snapshot' ? slow : Promise.resolve()));
+  await mirrors.start(IDENTITY.slug);
+  feed.emit(IDENTITY.conditionId, clock.nowMs(), 'resync', [SNAPSHOT]);
+  await Promise.resolve();
+  await Promise.resolve();
+  feed.emit(IDENTITY.conditionId, clock.nowMs(), 'e', [{ kind: 'level', side: 'bid', price: 400_000, size: 4_000_000 }]);
+  feed.emit(IDENTITY.conditionId, clock.nowMs(), 'e', [{ kind: 'level', side: 'ask', price: 600_000, size: 6_000_000 }]);
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(applied.map((a) => a.events.map((e) => e.kind)), [['snapshot']], 'the later entries wait while the snapshot is applied');
+  let idle = false;
+  const waited = mirrors.idle().then(() => (idle = true));
+  await new Promise((r) => setImmediate(r));
+  assert.equal(idle, false, 'idle() waits for the change in flight');
+  release();
+  await waited;
+  assert.deepEqual(applied.map((a) => a.events.map((e) => e.kind)), [['snapshot'], ['level', 'level']]);
+});
+
+test('a change the public layer refuses asks for a resync, and the entries after it are still applied', async () => {
+  const { mirrors, feed, applied, clock } = await setup(undefined, (_cid, events) => (events[0]!.kind === 'snapshot' ? Promise.reject(new Error('refused')) : Promise.resolve()));
+  const m = await mirrors.start(IDENTITY.slug);
+  const warn = console.warn;
+  console.warn = () => undefined;
+  try {
+    feed.emit(m.conditionId, clock.nowMs(), 'resync', [SNAPSHOT]);
+    await mirrors.idle();
+    feed.emit(m.conditionId, clock.nowMs(), 'e', [{ kind: 'level', side: 'bid', price: 400_000, size: 4_000_000 }]);
+    await mirrors.idle();
+  } finally {
+    console.warn = warn;
+  }
+  assert.deepEqual(feed.resyncs, [m.conditionId]);
+  assert.deepEqual(applied.map((a) => a.events.map((e) => e.kind)), [['snapshot'], ['level']]);
 });
 
 test('two starts of one market at once create it once and answer the same market', async () => {

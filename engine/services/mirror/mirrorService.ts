@@ -2,7 +2,7 @@ import { ApiError } from '../../protocol/errors.js';
 import type { Infra } from '../infra.js';
 import type { Market, MarketService } from '../markets/marketService.js';
 import { identityOfRow } from './mirrorIdentity.js';
-import type { MarketDecoder, MirrorStatus, PublicBookEvent, PublicCatalogueEntry, PublicMarketIdentity, TapeEntry, UpstreamState } from './mirrorTypes.js';
+import type { DecodeResult, MarketDecoder, MirrorStatus, PublicBookEvent, PublicCatalogueEntry, PublicMarketIdentity, TapeEntry, UpstreamState } from './mirrorTypes.js';
 
 /** decisions §10: no upstream event for this long (heartbeats count) marks a mirrored market stale. */
 export const STALE_AFTER_MS = 30_000;
@@ -64,14 +64,25 @@ interface Followed {
   resyncFailed: boolean;
   lastResyncAttempt: number;
   closed: boolean;
-  /** Entries are handled one after another per market: the public layer must see them in order. */
-  queue: Promise<void>;
   /**
    * Entries handed over and not yet handled. Those of one turn (the events of one upstream frame) are
    * handled together: decoded in order and applied as one change, not one change per event.
    */
-  readonly waiting: TapeEntry[];
+  waiting: TapeEntry[];
+  /**
+   * A batch is queued or being applied. Entries are handled one batch after another per market (the
+   * public layer must see them in order): entries arriving meanwhile wait for the next batch.
+   */
+  running: boolean;
+  /** Handles the waiting entries (queued as a microtask: the rest of the turn joins the batch). Never throws. */
+  readonly run: () => void;
+  /** Told when the market has nothing queued or in flight (idle(), stop()). */
+  settled: Array<() => void> | undefined;
 }
+
+const NO_EVENTS: readonly PublicBookEvent[] = Object.freeze([]);
+const NO_ENTRIES = Object.freeze([]) as unknown as TapeEntry[];
+const SETTLED = Promise.resolve();
 
 /**
  * Mirrors public markets (decisions §10): creates the local copy with the public identity, follows the
@@ -114,9 +125,9 @@ export class MirrorService {
   /** Resolves once every entry received so far has been handled, including entries queued while waiting. */
   async idle(): Promise<void> {
     for (;;) {
-      const waited = new Set([...this.followed.values()].map((f) => f.queue));
-      await Promise.all(waited);
-      if ([...this.followed.values()].every((f) => waited.has(f.queue))) return;
+      const busy = [...this.followed.values()].filter((f) => f.running);
+      if (busy.length === 0) return;
+      await Promise.all(busy.map((f) => settled(f)));
     }
   }
 
@@ -124,7 +135,7 @@ export class MirrorService {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     for (const conditionId of [...this.followed.keys()]) this.ctx.feed.unfollow(conditionId);
-    await Promise.all([...this.followed.values()].map((f) => f.queue));
+    await Promise.all([...this.followed.values()].map((f) => settled(f)));
     this.followed.clear();
     await this.ctx.feed.close();
   }
@@ -180,7 +191,7 @@ export class MirrorService {
     if (f) {
       this.followed.delete(m.conditionId);
       this.ctx.feed.unfollow(m.conditionId);
-      await f.queue;
+      await settled(f);
     }
     await this.ctx.orders.dropPublic(m.conditionId);
     if (m.mirrorFollowing) await this.ctx.markets.setMirrorFollowing(m.conditionId, false);
@@ -239,6 +250,23 @@ export class MirrorService {
   // ── internals ───────────────────────────────────────────────────────────────────────────────────
 
   private follow(m: Market, identity: PublicMarketIdentity): void {
+    const conditionId = m.conditionId;
+    const fail = (e: unknown): void => {
+      console.warn(`[mirror] ${conditionId}: an upstream entry could not be applied: ${(e as Error).message}`);
+      this.resync(conditionId, f);
+    };
+    /** After a batch's change: the entries that arrived meanwhile are the next batch, else the market is idle. */
+    const next = (): void => {
+      if (f.waiting.length > 0) return f.run();
+      f.running = false;
+      const waiters = f.settled;
+      f.settled = undefined;
+      if (waiters) for (const w of waiters) w();
+    };
+    const failed = (e: unknown): void => {
+      fail(e);
+      next();
+    };
     const f: Followed = {
       identity,
       decoder: this.ctx.decoderFor(identity),
@@ -247,29 +275,46 @@ export class MirrorService {
       resyncFailed: false,
       lastResyncAttempt: 0,
       closed: m.closed,
-      queue: Promise.resolve(),
-      waiting: [],
+      waiting: NO_ENTRIES,
+      running: false,
+      run: () => {
+        const entries = f.waiting;
+        f.waiting = NO_ENTRIES;
+        let pending: Promise<unknown> | undefined;
+        try {
+          pending = this.handle(conditionId, f, entries);
+        } catch (e) {
+          fail(e);
+        }
+        if (pending) pending.then(next, failed);
+        else next();
+      },
+      settled: undefined,
     };
-    const conditionId = m.conditionId;
     this.followed.set(conditionId, f);
     this.ctx.feed.follow(identity, (entry) => {
       if (this.followed.get(conditionId) !== f) return;
       f.lastEntryAt = Math.max(f.lastEntryAt ?? 0, entry.t);
-      for (const listener of this.onEntry) {
-        try {
-          listener(conditionId, identity, entry);
-        } catch (e) {
-          console.warn(`[mirror] an entry listener failed for ${conditionId}: ${(e as Error).message}`);
-        }
-      }
-      f.waiting.push(entry);
+      if (this.onEntry.size > 0) this.tell(conditionId, identity, entry);
+      // An array of one to begin with (an empty array's first push reserves 17 slots): most batches are one frame.
+      if (f.waiting.length === 0) f.waiting = [entry];
+      else f.waiting.push(entry);
       // The first entry of a batch queues its handling; later ones join it until it starts.
-      if (f.waiting.length > 1) return;
-      f.queue = f.queue.then(() => this.handle(conditionId, f, f.waiting.splice(0))).catch((e: unknown) => {
-        console.warn(`[mirror] ${conditionId}: an upstream entry could not be applied: ${(e as Error).message}`);
-        this.resync(conditionId, f);
-      });
+      if (f.running) return;
+      f.running = true;
+      // A reaction on a settled promise, not queueMicrotask (which wraps every callback in an AsyncResource).
+      void SETTLED.then(f.run);
     });
+  }
+
+  private tell(conditionId: string, identity: PublicMarketIdentity, entry: TapeEntry): void {
+    for (const listener of this.onEntry) {
+      try {
+        listener(conditionId, identity, entry);
+      } catch (e) {
+        console.warn(`[mirror] an entry listener failed for ${conditionId}: ${(e as Error).message}`);
+      }
+    }
   }
 
   private lastEventAt(f: Followed, conditionId: string): number | null {
@@ -278,18 +323,44 @@ export class MirrorService {
     return f.lastEntryAt === null ? fromFeed : Math.max(fromFeed, f.lastEntryAt);
   }
 
-  /** Decodes entries in order and applies their book events as one change (split where the market closes or asks for a resync). */
-  private async handle(conditionId: string, f: Followed, entries: readonly TapeEntry[]): Promise<void> {
-    const book: PublicBookEvent[] = [];
+  /**
+   * Decodes a batch of entries in order and applies their book events as one change. A batch of book
+   * events only (nearly every one) is decoded at once and answers applyPublic's promise; a close, a
+   * resolution or a resync request splits the batch, and the rest goes on in handleSplit.
+   */
+  private handle(conditionId: string, f: Followed, entries: readonly TapeEntry[]): Promise<unknown> | undefined {
+    let book: readonly PublicBookEvent[] = NO_EVENTS;
+    let owned: PublicBookEvent[] | undefined;
+    for (let i = 0; i < entries.length; i++) {
+      const result = this.decode(conditionId, f, entries[i]!);
+      if (result.needsResync || result.events.some(endsMarket)) return this.handleSplit(conditionId, f, [...book], result, entries, i);
+      const events = result.events;
+      if (events.length === 0) continue;
+      if (book.length === 0) book = events;
+      else {
+        // The first entry's array is the decoder's: copied before anything joins it.
+        if (owned === undefined) book = owned = [...book];
+        for (const e of events) owned.push(e);
+      }
+    }
     // A closed market keeps no public depth: the public book is gone upstream.
+    return book.length > 0 && !f.closed ? this.ctx.orders.applyPublic(conditionId, book) : undefined;
+  }
+
+  private decode(conditionId: string, f: Followed, entry: TapeEntry): DecodeResult {
+    const result = f.decoder.decode(entry);
+    if (result.problems.length > 0) console.warn(`[mirror] ${conditionId}: ${result.problems.slice(0, 3).join('; ')}`);
+    if ('resync' in entry && !result.needsResync && result.events.some((e) => e.kind === 'snapshot')) f.resyncFailed = false;
+    return result;
+  }
+
+  /** The rest of a batch from the entry at `from` (already decoded: `result`), applying the book events before each close, resolution or resync. */
+  private async handleSplit(conditionId: string, f: Followed, book: PublicBookEvent[], result: DecodeResult, entries: readonly TapeEntry[], from: number): Promise<void> {
     const apply = async (): Promise<void> => {
       if (book.length > 0 && !f.closed) await this.ctx.orders.applyPublic(conditionId, book.splice(0));
       else book.length = 0;
     };
-    for (const entry of entries) {
-      const result = f.decoder.decode(entry);
-      if (result.problems.length > 0) console.warn(`[mirror] ${conditionId}: ${result.problems.slice(0, 3).join('; ')}`);
-      if ('resync' in entry && !result.needsResync && result.events.some((e) => e.kind === 'snapshot')) f.resyncFailed = false;
+    for (let i = from; ; ) {
       for (const e of result.events) {
         if (e.kind === 'closed' || e.kind === 'resolved') {
           await apply();
@@ -303,6 +374,8 @@ export class MirrorService {
         await apply();
         if (this.followed.get(conditionId) === f) this.resync(conditionId, f);
       }
+      if (++i >= entries.length) break;
+      result = this.decode(conditionId, f, entries[i]!);
     }
     await apply();
   }
@@ -339,4 +412,14 @@ export class MirrorService {
     const m = this.ctx.markets.byCondition(conditionId);
     if (m && m.winner === null) await this.ctx.markets.resolve(conditionId, winner);
   }
+}
+
+function endsMarket(e: PublicBookEvent): boolean {
+  return e.kind === 'closed' || e.kind === 'resolved';
+}
+
+/** Resolves once the market has nothing queued or in flight. */
+function settled(f: Followed): Promise<void> {
+  if (!f.running) return Promise.resolve();
+  return new Promise((resolve) => (f.settled ??= []).push(resolve));
 }

@@ -92,7 +92,12 @@ export class MarketSocket {
       this.attempt = 0;
       this.lastFrameAt = Date.now();
       const text = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
-      this.safely(() => this.opts.onText(text));
+      // Not through safely(): no closure per frame.
+      try {
+        this.opts.onText(text);
+      } catch (e) {
+        this.failed(e);
+      }
     });
     ws.on('error', (e) => this.opts.onProblem(`upstream socket error: ${e.message}`));
     ws.on('close', (code, reason) => {
@@ -132,7 +137,11 @@ export class MarketSocket {
     try {
       f();
     } catch (e) {
-      this.opts.onProblem(`mirror handler failed on an upstream frame: ${e instanceof Error ? e.message : String(e)}`);
+      this.failed(e);
     }
+  }
+
+  private failed(e: unknown): void {
+    this.opts.onProblem(`mirror handler failed on an upstream frame: ${e instanceof Error ? e.message : String(e)}`);
   }
 }

@@ -147,6 +147,7 @@ export class UpstreamFeed {
     for (const cid of this.markets.keys()) void this.resync(cid);
   }
 
+  /** One frame: an event object, an array of them (the initial dump), or a heartbeat. */
   private onText(text: string): void {
     const now = this.opts.clock.nowMs();
     const trimmed = text.trim();
@@ -160,15 +161,18 @@ export class UpstreamFeed {
     } catch {
       return this.problem(`non-JSON upstream frame ignored: ${clip(text)}`);
     }
-    for (const e of Array.isArray(v) ? v : [v]) {
-      const m = this.route(e);
-      if (!m) continue;
-      m.lastEventAt = now;
-      if (m.held) {
-        if (m.held.length >= MAX_HELD) m.held.shift();
-        m.held.push(e);
-      } else this.emit(m, { t: now, e });
-    }
+    if (!Array.isArray(v)) return this.take(v, now);
+    for (let i = 0; i < v.length; i++) this.take(v[i], now);
+  }
+
+  private take(e: unknown, now: number): void {
+    const m = this.route(e);
+    if (!m) return;
+    m.lastEventAt = now;
+    if (m.held) {
+      if (m.held.length >= MAX_HELD) m.held.shift();
+      m.held.push(e);
+    } else this.emit(m, { t: now, e });
   }
 
   /** The followed market an event belongs to: by `market` (condition id), else by its asset. */
@@ -179,7 +183,8 @@ export class UpstreamFeed {
     }
     const o = e as Record<string, unknown>;
     if (typeof o.market === 'string') {
-      const m = this.markets.get(o.market.toLowerCase());
+      // Condition ids come lower case; the lower-case copy is made only for one that is not.
+      const m = this.markets.get(o.market) ?? this.markets.get(o.market.toLowerCase());
       if (m) return m;
     }
     const rows = Array.isArray(o.price_changes) ? (o.price_changes as unknown[]) : [];
