@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, mock } from 'node:test';
 import { OrderBook } from '../../book/orderBook.js';
 import { createSeededRandom } from '../../book/seededRandom.js';
 import type { BookSide, OrderHandle } from '../../book/types.js';
@@ -167,5 +167,20 @@ describe('market channel captures', () => {
     h.flush();
     assert.equal(h.published(), h.state());
     await h.verify();
+  });
+
+  it('a flush sends what it publishes itself: it schedules no further flush for it', () => {
+    const h = new Harness();
+    h.commit(h.change('bid', 400_000, 10_000_000));
+    const immediates = mock.method(globalThis, 'setImmediate');
+    const timeouts = mock.method(globalThis, 'setTimeout');
+    try {
+      h.flush();
+      assert.equal(immediates.mock.callCount() + timeouts.mock.callCount(), 0);
+    } finally {
+      immediates.mock.restore();
+      timeouts.mock.restore();
+    }
+    assert.equal(h.published(), h.state());
   });
 });

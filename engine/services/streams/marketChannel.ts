@@ -377,9 +377,11 @@ export class MarketChannel {
    * the encoded frame, so a flush costs one encoding per distinct subscription plus one write per socket.
    */
   flush(): void {
-    this.flushScheduled = false;
     this.lastFlushAt = performance.now();
+    // What publishing queues goes out below, in this flush: marked as scheduled, queueing it schedules no other.
+    this.flushScheduled = true;
     this.publishStaged();
+    this.flushScheduled = false;
     if (this.dirty.size === 0) return;
     const perSubscriber = new Map<MarketSubscriber, AssetState[]>();
     for (const a of this.dirty) {
@@ -433,7 +435,8 @@ export class MarketChannel {
     this.flushScheduled = true;
     const wait = this.lastFlushAt + this.limits.flushIntervalMs - performance.now();
     if (wait <= 0) setImmediate(this.flushNow);
-    else setTimeout(this.flushNow, wait);
+    // Whole milliseconds: Node keeps one timer list per distinct duration, and a fractional wait would start a new list each time.
+    else setTimeout(this.flushNow, Math.ceil(wait));
   }
 
   private readonly flushNow = (): void => {
