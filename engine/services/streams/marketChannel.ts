@@ -392,16 +392,19 @@ export class MarketChannel {
         else perSubscriber.set(s, [a]);
       }
     }
-    const frames = new Map<string, Buffer | null>();
+    // With one subscriber there is nothing to share (and no key of its assets' ids to build).
+    const frames = perSubscriber.size > 1 ? new Map<string, Buffer | null>() : undefined;
     for (const [s, list] of perSubscriber) {
-      let key = s.custom ? 'c' : 'p';
-      for (const a of list) key += a.tokenId;
-      let frame = frames.get(key);
+      let frame: Buffer | null | undefined;
+      let key = '';
+      if (frames) {
+        key = s.custom ? 'c' : 'p';
+        for (const a of list) key += a.tokenId;
+        frame = frames.get(key);
+      }
       if (frame === undefined) {
-        const texts: string[] = [];
-        for (const a of list) for (let i = 0; i < a.pending.length; i++) if (s.custom || !a.pendingCustom.at(i)) texts.push(a.pending.at(i));
-        frame = texts.length > 0 ? frameOf(texts) : null;
-        frames.set(key, frame);
+        frame = pendingFrame(list, s.custom);
+        frames?.set(key, frame);
       }
       if (frame) s.sendFrame(frame);
     }
@@ -496,6 +499,13 @@ export class MarketChannel {
     const t = this.ctx.orders.lastTrade(tokenId);
     return t ? formatUnits(t.price) : '0.5';
   }
+}
+
+/** The pending events of `assets` as one frame (custom ones only for a custom subscriber); null when none is for it. */
+function pendingFrame(assets: readonly AssetState[], custom: boolean): Buffer | null {
+  const texts: string[] = [];
+  for (const a of assets) for (let i = 0; i < a.pending.length; i++) if (custom || !a.pendingCustom.at(i)) texts.push(a.pending.at(i));
+  return texts.length > 0 ? frameOf(texts) : null;
 }
 
 /** One event as itself, several as a JSON array, written straight into the frame (no joined string first). */
