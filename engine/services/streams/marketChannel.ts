@@ -438,8 +438,7 @@ export class MarketChannel {
     this.flushScheduled = true;
     const wait = this.lastFlushAt + this.limits.flushIntervalMs - performance.now();
     if (wait <= 0) setImmediate(this.flushNow);
-    // Whole milliseconds: Node keeps one timer list per distinct duration, and a fractional wait would start a new list each time.
-    else setTimeout(this.flushNow, Math.ceil(wait));
+    else setTimeout(this.flushNow, wait);
   }
 
   private readonly flushNow = (): void => {
