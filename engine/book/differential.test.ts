@@ -68,6 +68,8 @@ function runStream(seed: number, operations: number): Counters {
   const counters: Counters = { fills: 0, rested: 0, fokKilled: 0, cancelsLive: 0, cancelsDead: 0, restores: 0, maxResting: 0 };
   let nextId = 0;
 
+  // copyLevels reuses its arrays, as the market stream does.
+  const copied = { prices: [] as number[], sizes: [] as number[] };
   for (let op = 0; op < operations; op++) {
     const at = `seed ${seed}, op ${op}`;
     const roll = rnd.next();
@@ -114,6 +116,10 @@ function runStream(seed: number, operations: number): Counters {
     checkBookInvariants(book);
     assert.deepEqual(book.levels('bid'), ref.levels('bid'), `${at}: bids`);
     assert.deepEqual(book.levels('ask'), ref.levels('ask'), `${at}: asks`);
+    for (const side of ['bid', 'ask'] as const) {
+      book.copyLevels(side, copied.prices, copied.sizes);
+      assert.deepEqual(copied.prices.map((price, i) => ({ price, size: copied.sizes[i] })), ref.levels(side), `${at}: copyLevels ${side}`);
+    }
     assert.equal(book.orderCount, ref.orderCount, `${at}: orderCount`);
     if (op % 16 === 0) {
       const side: BookSide = rnd.next() < 0.5 ? 'bid' : 'ask';

@@ -272,6 +272,26 @@ test('levels honours depth: the best n levels, none for 0 or less, all when the 
   assert.equal(book.levels('bid', Infinity).length, 4);
 });
 
+test('copyLevels writes what levels gives into arrays it reuses, shortening them when levels go', () => {
+  const book = new OrderBook();
+  const prices = [7, 7, 7, 7, 7, 7];
+  const sizes = [7, 7, 7, 7, 7, 7];
+  book.place(bid('b1', 30, 1));
+  book.place(bid('b2', 32, 2));
+  book.place(bid('b3', 32, 1));
+  book.place(ask('a1', 35, 4));
+  const asPairs = (n: number) => prices.slice(0, n).map((price, i) => ({ price, size: sizes[i] }));
+  assert.equal(book.copyLevels('bid', prices, sizes), 2);
+  assert.deepEqual(asPairs(2), book.levels('bid'));
+  assert.equal(prices.length, 2, 'old entries beyond the levels are gone');
+  assert.equal(sizes.length, 2);
+  assert.equal(book.copyLevels('ask', prices, sizes), 1);
+  assert.deepEqual(asPairs(1), [{ price: c(35), size: sh(4) }]);
+  const ref = new ReferenceMatcher();
+  assert.equal(ref.copyLevels('bid', prices, sizes), 0);
+  assert.deepEqual([prices, sizes], [[], []]);
+});
+
 test('best prices, get, orderCount and fillable describe the resting book', () => {
   const book = createOrderBook();
   assert.equal(book.bestBid(), undefined);

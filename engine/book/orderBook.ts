@@ -301,6 +301,19 @@ export class OrderBook implements MarketBook {
     return out;
   }
 
+  copyLevels(side: BookSide, prices: number[], sizes: number[]): number {
+    const ladder = side === 'bid' ? this.bids : this.asks;
+    const n = ladder.n;
+    prices.length = n;
+    sizes.length = n;
+    for (let i = 0; i < n; i++) {
+      const lv = ladder.levels[n - 1 - i]!;
+      prices[i] = this.lvI[(lv << LEVEL_SHIFT) + L_PRICE]!;
+      sizes[i] = this.lvF[lv << (LEVEL_SHIFT - 1)]!;
+    }
+    return n;
+  }
+
   bestBid(): number | undefined {
     return this.bestPrice(this.bids);
   }

@@ -111,6 +111,17 @@ export class ReferenceMatcher implements MarketBook {
     return depth === undefined ? levels : levels.slice(0, Math.max(0, depth));
   }
 
+  copyLevels(side: BookSide, prices: number[], sizes: number[]): number {
+    const levels = this.levels(side);
+    prices.length = levels.length;
+    sizes.length = levels.length;
+    levels.forEach((l, i) => {
+      prices[i] = l.price;
+      sizes[i] = l.size;
+    });
+    return levels.length;
+  }
+
   bestBid(): number | undefined {
     return this.levels('bid', 1)[0]?.price;
   }

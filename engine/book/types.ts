@@ -107,6 +107,12 @@ export interface MarketBook {
   growBack(handle: OrderHandle, size: number): boolean;
   /** Aggregated levels, best price first, at most `depth` of them (all when omitted). */
   levels(side: BookSide, depth?: number): Level[];
+  /**
+   * The side's aggregated levels, best price first, written into `prices` and `sizes` (their lengths set
+   * to the level count, which it returns): what `levels` gives, without an object per level, for a
+   * caller that reads the book often into arrays it keeps (the market stream).
+   */
+  copyLevels(side: BookSide, prices: number[], sizes: number[]): number;
   bestBid(): number | undefined;
   bestAsk(): number | undefined;
   /** How much of `size` an order on `side` at `price` could fill right now (for checks and previews). */

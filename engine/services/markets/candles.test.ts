@@ -22,10 +22,10 @@ test('fills bucket into open, high, low, close and volume, with p the last price
 
 test('each bucket carries the mid last quoted before its close, rounded as GET /midpoint rounds, and none where the book was one-sided', () => {
   const mids = new MidHistory();
-  mids.record('c', 100, u('0.37') + u('0.40')); // mid 0.385 on outcome 0, 0.615 on outcome 1
-  mids.record('c', 110, u('0.37') + u('0.39')); // same minute: the later quote wins → 0.38
+  mids.record('c', 100, Number(u('0.37') + u('0.40'))); // mid 0.385 on outcome 0, 0.615 on outcome 1
+  mids.record('c', 110, Number(u('0.37') + u('0.39'))); // same minute: the later quote wins → 0.38
   mids.record('c', 200, undefined); // one-sided from minute 180
-  mids.record('c', 400, u('0.5') + u('0.52'));
+  mids.record('c', 400, Number(u('0.5') + u('0.52')));
   const prints = [
     { t: 100, price: u('0.4'), size: u('1') },
     { t: 190, price: u('0.4'), size: u('1') },
@@ -37,6 +37,6 @@ test('each bucket carries the mid last quoted before its close, rounded as GET /
   assert.equal(mids.midBefore('c', 0, 60), undefined, 'nothing quoted before the first record');
   assert.equal(mids.midBefore('other', 0, 1000), undefined);
   // Half a micro rounds up, as the midpoint does.
-  mids.record('d', 0, 3n);
+  mids.record('d', 0, 3);
   assert.equal(mids.midBefore('d', 0, 60), 2n);
 });

@@ -1,6 +1,5 @@
 import type { Clock } from '../clock.js';
 import type { OrderService } from '../orders/orderService.js';
-import { fromBookPrice } from '../../book/types.js';
 import { ONE } from '../../protocol/amounts.js';
 
 /** A month and a half of minutes: the longest chart range (1M) with room. */
@@ -13,15 +12,17 @@ const MAX_MINUTES = 45 * 24 * 60;
  * starts it afresh (a bucket with no quote recorded simply has no `m`).
  */
 export class MidHistory {
-  private readonly byMarket = new Map<string, { minutes: number[]; mids: bigint[] }>();
+  /** Per market the minutes and their best bid + best ask (micro-units; numbers: recorded on every book change, so no bigint per change). */
+  private readonly byMarket = new Map<string, { minutes: number[]; mids: number[] }>();
 
-  record(conditionId: string, nowSec: number, bidPlusAsk: bigint | undefined): void {
+  /** `bidPlusAsk`: outcome 0's best bid + best ask in micro-units (an integer below 2,000,000), undefined when one-sided. */
+  record(conditionId: string, nowSec: number, bidPlusAsk: number | undefined): void {
     const minute = Math.floor(nowSec / 60) * 60;
     let h = this.byMarket.get(conditionId);
     if (!h) this.byMarket.set(conditionId, (h = { minutes: [], mids: [] }));
     const i = h.minutes.length - 1;
     // A one-sided book has no mid: -1 keeps the minute, so an old mid is not carried past it.
-    const value = bidPlusAsk ?? -1n;
+    const value = bidPlusAsk ?? -1;
     if (i >= 0 && h.minutes[i] === minute) h.mids[i] = value;
     else {
       h.minutes.push(minute);
@@ -47,8 +48,9 @@ export class MidHistory {
         lo = mid + 1;
       } else hi = mid - 1;
     }
-    const sum = found < 0 ? undefined : h.mids[found];
-    if (sum === undefined || sum < 0n) return undefined;
+    const recorded = found < 0 ? undefined : h.mids[found];
+    if (recorded === undefined || recorded < 0) return undefined;
+    const sum = BigInt(recorded);
     // Outcome 1's bid and ask are 1 − outcome 0's ask and bid; half up, as GET /midpoint rounds.
     return ((outcomeIndex === 0 ? sum : 2n * ONE - sum) + 1n) / 2n;
   }
@@ -60,6 +62,6 @@ export function recordMid(mids: MidHistory, orders: Pick<OrderService, 'book'>, 
   if (!book) return;
   const bid = book.bestBid();
   const ask = book.bestAsk();
-  const sum = bid === undefined || ask === undefined ? undefined : BigInt(fromBookPrice(0, bid)) + BigInt(fromBookPrice(0, ask));
-  mids.record(conditionId, Math.floor(clock.nowMs() / 1000), sum);
+  // The book is in outcome 0's terms already.
+  mids.record(conditionId, Math.floor(clock.nowMs() / 1000), bid === undefined || ask === undefined ? undefined : bid + ask);
 }

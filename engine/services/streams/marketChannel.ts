@@ -1,11 +1,14 @@
-import { formatUnits, ONE, parseUnits } from '../../protocol/amounts.js';
-import { levelsText, renderBookSnapshot, type BookLevelText, type LevelsText } from '../../protocol/bookHash.js';
+import { formatUnits, ONE } from '../../protocol/amounts.js';
+import { snapshotHash, snapshotHead, snapshotTail } from '../../protocol/bookHash.js';
 import type { BookEvent, MarketEvent, MarketLifecycleEvent, Unsequenced } from '../../protocol/streamEvents.js';
-import { fromBookPrice, type Level } from '../../book/types.js';
+import { PRICE_ONE, type MarketBook } from '../../book/types.js';
 import type { TradeRow } from '../../store/tradeRepo.js';
 import type { StreamDeps } from './streamDeps.js';
 import { formatMicros } from '../markets/formatMicros.js';
 import type { Market } from '../markets/marketService.js';
+import { LevelChanges, PriceChangeText } from './priceChangeText.js';
+import { PublishedSide } from './publishedSide.js';
+import { ReusedList } from './reusedList.js';
 import type { StreamConnection, StreamLimits } from './streamTransport.js';
 
 /** What a market subscriber needs of its connection: frames, and whether it asked for custom events. */
@@ -13,15 +16,40 @@ export interface MarketSubscriber extends StreamConnection {
   readonly custom: boolean;
 }
 
+/** Both sides of a market's book in outcome-0 terms, best first, as parallel arrays. */
+interface BookSides {
+  readonly bidPrices: number[];
+  readonly bidSizes: number[];
+  readonly askPrices: number[];
+  readonly askSizes: number[];
+}
+
 /**
- * A market's book (outcome-0 terms, best first), captured right after a change; the last trade prices
- * only when the change traded (they move only then).
+ * A market's book as of a change, to publish once the change is durable. Without `sides` the book is
+ * read at the flush instead of copied now: the same book as long as the market's `version` has not
+ * moved since (see `capture`). The last trade prices only when the change traded (they move only then).
  */
 export interface BookCapture {
-  conditionId: string;
-  bids: Level[];
-  asks: Level[];
-  lastTrade?: [string, string];
+  readonly market: FollowedMarket;
+  readonly version: number;
+  readonly sides?: BookSides;
+  readonly lastTrade?: [string, string];
+}
+
+/** A market with followed assets: its change count and what waits to be published. */
+interface FollowedMarket {
+  readonly conditionId: string;
+  readonly assets: AssetState[];
+  /** Changes told so far (`touched`): a capture without a copy reads the book it names while this stays. */
+  version: number;
+  /** Changed since the last capture. */
+  dirty: boolean;
+  /** Captures without a copy whose change is not committed yet (while one is, the next capture copies). */
+  lazyOpen: number;
+  /** The latest committed capture not published yet, the last trade prices since the last publish, and the trades committed since. */
+  staged: BookCapture | undefined;
+  stagedLastTrade: [string, string] | undefined;
+  readonly trades: TradeRow[];
 }
 
 /** One followed asset: what its subscribers were last told, its seq and the replay ring. */
@@ -31,20 +59,26 @@ interface AssetState {
   market: Market;
   readonly outcomeIndex: 0 | 1;
   seq: number;
-  /** Token terms, best first, as last published. */
-  bids: Level[];
-  asks: Level[];
+  /** Token terms, as last published, with their wire JSON. */
+  readonly bids: PublishedSide;
+  readonly asks: PublishedSide;
   lastTrade: string;
   hash: string;
   timestamp: string;
-  /** The sides' wire JSON as last hashed; null once the side changed (rebuilt at the next hash only). */
-  bidsText: LevelsText | null;
-  asksText: LevelsText | null;
-  /** Recent events (their texts) for `resume_from`, oldest first. */
-  readonly ring: Array<{ seq: number; text: string }>;
+  /** The snapshot's text before its timestamp (the same for every hash of the asset). */
+  readonly head: string;
+  /** The snapshot's text after the asks, for `tailMarket` and `tailLastTrade` (rebuilt when either moves). */
+  tail: string;
+  tailMarket: Market | undefined;
+  tailLastTrade: string;
+  readonly priceChange: PriceChangeText;
+  /** Recent events (their texts) for `resume_from`, oldest first; `ringStart` is the seq of the first (seqs are consecutive). */
+  readonly ring: string[];
+  ringStart: number;
   readonly subscribers: Set<MarketSubscriber>;
-  /** Events not yet sent (JSON texts; `custom` ones go to custom subscribers only), flushed together. */
-  readonly pending: Array<{ text: string; custom: boolean }>;
+  /** Events not yet sent (JSON texts; those flagged custom go to custom subscribers only), flushed together. */
+  readonly pending: ReusedList<string>;
+  readonly pendingCustom: ReusedList<boolean>;
 }
 
 /**
@@ -55,12 +89,17 @@ interface AssetState {
  */
 export class MarketChannel {
   private readonly assets = new Map<string, AssetState>();
-  private readonly byMarket = new Map<string, AssetState[]>();
+  private readonly markets = new Map<string, FollowedMarket>();
+  /** Followed markets changed since the last capture. */
+  private readonly changed = new ReusedList<FollowedMarket>();
+  /** Markets with a staged capture, in the order they were first staged. */
+  private readonly staging = new ReusedList<FollowedMarket>();
   /** Assets with pending events, and whether a flush is scheduled. */
   private readonly dirty = new Set<AssetState>();
   private flushScheduled = false;
-  /** Per market: the latest committed capture since the last flush, and the trades since then. */
-  private readonly staged = new Map<string, { cap: BookCapture; trades: TradeRow[] }>();
+  /** What publishing reuses from market to market: the book read at the flush and an asset's level changes. */
+  private readonly scratch: BookSides = { bidPrices: [], bidSizes: [], askPrices: [], askSizes: [] };
+  private readonly changes = new LevelChanges();
   /** When the last flush ran (monotonic ms): flushes are at least `flushIntervalMs` apart while busy. */
   private lastFlushAt = -Infinity;
   /**
@@ -77,20 +116,48 @@ export class MarketChannel {
     this.seqBase = Math.floor(ctx.clock.nowMs()) * 1000;
   }
 
-  /** True when some asset of the market is followed (only then does a change need a capture). */
-  follows(conditionId: string): boolean {
-    return this.byMarket.has(conditionId);
+  /** A market's book changed in memory (told before the change's capture): a followed market's version moves on. */
+  touched(conditionId: string): void {
+    const m = this.markets.get(conditionId);
+    if (!m) return;
+    m.version++;
+    if (m.dirty) return;
+    m.dirty = true;
+    this.changed.push(m);
   }
 
-  /** The market's book as it is now (call synchronously after the change); `traded` adds the last trade prices. */
-  capture(conditionId: string, traded = true): BookCapture | undefined {
-    const book = this.ctx.orders.book(conditionId);
-    const m = this.ctx.markets.byCondition(conditionId);
-    if (!book || !m) return undefined;
-    // levels() builds fresh level objects: the capture stays as it is while the book moves on.
-    const cap: BookCapture = { conditionId, bids: book.levels('bid'), asks: book.levels('ask') };
-    if (traded) cap.lastTrade = [this.lastTradeOf(m.tokenIds[0]), this.lastTradeOf(m.tokenIds[1])];
-    return cap;
+  /**
+   * Captures every followed market changed since the last capture (call synchronously after the change);
+   * a market with one of `trades` gets its last trade prices. Undefined when none changed.
+   *
+   * Durable before published: a capture is published only once its change is committed, and shows the
+   * book as it was at the capture. Copying both sides of the book per change is most of what a change
+   * costs the stream, so a capture only notes the market's version, and the flush reads the book
+   * itself when that version has not moved since (the book is then exactly the captured one). When it
+   * has moved, a later change of the market is not published yet, and the capture is held until a later
+   * capture of the market is committed (it shows the held change too). For that later capture not to be
+   * held as well, a capture taken while a capture without a copy awaits its commit copies the book.
+   */
+  capture(trades: readonly TradeRow[] | undefined): BookCapture[] | undefined {
+    let out: BookCapture[] | undefined;
+    for (let i = 0; i < this.changed.length; i++) {
+      const m = this.changed.at(i);
+      m.dirty = false;
+      const cap = this.captureOne(m, trades !== undefined && tradedIn(trades, m.conditionId));
+      if (cap) (out ??= []).push(cap);
+    }
+    this.changed.clear();
+    return out;
+  }
+
+  private captureOne(m: FollowedMarket, traded: boolean): BookCapture | undefined {
+    const book = this.ctx.orders.book(m.conditionId);
+    const market = this.ctx.markets.byCondition(m.conditionId);
+    if (!book || !market) return undefined;
+    const lastTrade: [string, string] | undefined = traded ? [this.lastTradeOf(market.tokenIds[0]), this.lastTradeOf(market.tokenIds[1])] : undefined;
+    if (m.lazyOpen > 0) return { market: m, version: m.version, sides: readBook(book, newSides()), lastTrade };
+    m.lazyOpen++;
+    return { market: m, version: m.version, lastTrade };
   }
 
   /** The asset's state, followed from now on; undefined for an unknown token. */
@@ -99,28 +166,39 @@ export class MarketChannel {
     if (existing) return existing;
     const found = this.ctx.markets.byToken(tokenId);
     if (!found) return undefined;
-    const cap = this.capture(found.market.conditionId);
-    const sides = cap ? tokenSides(cap, found.outcomeIndex) : { bids: [], asks: [] };
+    const { market, outcomeIndex } = found;
     const a: AssetState = {
       tokenId,
-      market: found.market,
-      outcomeIndex: found.outcomeIndex,
+      market,
+      outcomeIndex,
       seq: this.seqBase,
-      ...sides,
-      lastTrade: cap?.lastTrade ? cap.lastTrade[found.outcomeIndex] : this.lastTradeOf(tokenId),
+      bids: new PublishedSide('BUY'),
+      asks: new PublishedSide('SELL'),
+      lastTrade: this.lastTradeOf(market.tokenIds[outcomeIndex]),
       hash: '',
       timestamp: '',
-      bidsText: null,
-      asksText: null,
+      head: snapshotHead(market.conditionId, tokenId),
+      tail: '',
+      tailMarket: undefined,
+      tailLastTrade: '',
+      priceChange: new PriceChangeText(tokenId, market.conditionId),
       ring: [],
+      ringStart: 0,
       subscribers: new Set(),
-      pending: [],
+      pending: new ReusedList(),
+      pendingCustom: new ReusedList(),
     };
+    const book = this.ctx.orders.book(market.conditionId);
+    if (book) this.moveSides(a, readBook(book, this.scratch));
+    this.changes.clear();
     this.rehash(a, String(this.ctx.clock.nowMs()));
     this.assets.set(tokenId, a);
-    const list = this.byMarket.get(found.market.conditionId) ?? [];
-    list.push(a);
-    this.byMarket.set(found.market.conditionId, list);
+    let m = this.markets.get(market.conditionId);
+    if (!m) {
+      m = { conditionId: market.conditionId, assets: [], version: 0, dirty: false, lazyOpen: 0, staged: undefined, stagedLastTrade: undefined, trades: [] };
+      this.markets.set(market.conditionId, m);
+    }
+    m.assets.push(a);
     return a;
   }
 
@@ -151,8 +229,8 @@ export class MarketChannel {
       event_type: 'book',
       asset_id: a.tokenId,
       market: a.market.conditionId,
-      bids: wire(a.bids),
-      asks: wire(a.asks),
+      bids: a.bids.wire(),
+      asks: a.asks.wire(),
       timestamp: a.timestamp,
       hash: a.hash,
       min_order_size: formatUnits(a.market.minOrderSize),
@@ -167,65 +245,83 @@ export class MarketChannel {
    * A durable change of a market, published at the next flush: the changes committed since the last
    * flush become one `price_change` per asset (against the latest committed capture), after their
    * `last_trade_price` events, so hashing, diffing and sending cost once per flush, not per order.
+   * `trades` may hold other markets' trades (they are left out).
    */
-  stage(cap: BookCapture, trades: readonly TradeRow[]): void {
-    const staged = this.staged.get(cap.conditionId);
-    if (staged) {
-      staged.cap = cap.lastTrade || !staged.cap.lastTrade ? cap : { ...cap, lastTrade: staged.cap.lastTrade };
-      staged.trades.push(...trades);
-    } else this.staged.set(cap.conditionId, { cap, trades: [...trades] });
+  stage(cap: BookCapture, trades: readonly TradeRow[] | undefined): void {
+    const m = cap.market;
+    if (!cap.sides) m.lazyOpen--;
+    if (!m.staged) this.staging.push(m);
+    m.staged = cap;
+    // A later change that did not trade keeps the last trade prices of an earlier one.
+    if (cap.lastTrade) m.stagedLastTrade = cap.lastTrade;
+    if (trades) for (const t of trades) if (t.conditionId === m.conditionId) m.trades.push(t);
     this.schedule();
   }
 
-  /** Publishes one durable change of a market: last trades first, then the level changes with the hash. */
-  private publish(cap: BookCapture, trades: readonly TradeRow[]): void {
-    const followed = this.byMarket.get(cap.conditionId);
-    if (!followed) return;
+  /**
+   * Publishes a market's staged change: last trades first, then per asset the level changes with the
+   * hash. False when it is held: captured without a copy, and the book has moved on since (see `capture`).
+   */
+  private publish(m: FollowedMarket): boolean {
+    const cap = m.staged!;
+    let sides = cap.sides;
+    if (!sides) {
+      const book = this.ctx.orders.book(m.conditionId);
+      if (cap.version !== m.version || !book) return false;
+      sides = readBook(book, this.scratch);
+    }
     const timestamp = String(this.ctx.clock.nowMs());
-    for (const a of followed) {
-      for (const t of trades) {
-        const mine = a.tokenId === t.takerAssetId;
-        const price = mine ? t.price : a.tokenId === t.makerAssetId ? t.makerPrice : ONE - t.price;
-        a.lastTrade = formatUnits(price);
-        this.emit(a, {
-          event_type: 'last_trade_price',
-          asset_id: a.tokenId,
-          market: a.market.conditionId,
-          price: a.lastTrade,
-          size: formatUnits(t.size),
-          side: mine ? t.takerSide : t.takerSide === 'BUY' ? 'SELL' : 'BUY',
-          fee_rate_bps: String(t.takerFeeRateBps),
-          timestamp,
-          transaction_hash: t.transactionHash,
-        });
-      }
-      const next = tokenSides(cap, a.outcomeIndex);
-      const bidChanges = diff(a.bids, next.bids, 'BUY');
-      const askChanges = diff(a.asks, next.asks, 'SELL');
-      const changes = askChanges.length === 0 ? bidChanges : bidChanges.length === 0 ? askChanges : [...bidChanges, ...askChanges];
-      const oldBest = bestOf(a);
-      a.bids = next.bids;
-      a.asks = next.asks;
-      // An unchanged side keeps its wire JSON: only the side that moved is formatted again for the hash.
-      if (bidChanges.length > 0) a.bidsText = null;
-      if (askChanges.length > 0) a.asksText = null;
-      if (cap.lastTrade) a.lastTrade = cap.lastTrade[a.outcomeIndex];
-      if (changes.length === 0 && trades.length === 0) continue;
+    for (const a of m.assets) {
+      for (const t of m.trades) this.emitLastTrade(a, t, timestamp);
+      const oldBid = a.bids.best();
+      const oldAsk = a.asks.best();
+      const moved = this.moveSides(a, sides);
+      if (m.stagedLastTrade) a.lastTrade = m.stagedLastTrade[a.outcomeIndex];
+      if (!moved && m.trades.length === 0) continue;
       this.rehash(a, timestamp);
-      const best = bestOf(a);
+      const bid = a.bids.best();
+      const ask = a.asks.best();
+      // An empty side reads "0" (bid) or "1" (ask), the bounds of a price.
+      const bestBid = bid === undefined ? '0' : formatMicros(bid);
+      const bestAsk = ask === undefined ? '1' : formatMicros(ask);
       // asset_id also at the top: a change that only traded has no level changes to name the asset in.
-      this.emit(a, {
-        event_type: 'price_change',
-        asset_id: a.tokenId,
-        market: a.market.conditionId,
-        timestamp,
-        price_changes: changes.map((c) => ({ asset_id: a.tokenId, price: c.price, size: c.size, side: c.side, hash: a.hash, best_bid: best.bid, best_ask: best.ask })),
-        hash: a.hash,
-      });
-      if (best.bid !== oldBest.bid || best.ask !== oldBest.ask) {
-        this.emitCustom(a, { event_type: 'best_bid_ask', market: a.market.conditionId, asset_id: a.tokenId, best_bid: best.bid, best_ask: best.ask, spread: spreadOf(best), timestamp, seq: a.seq });
+      this.emitText(a, a.priceChange.write(timestamp, this.changes, a.hash, bestBid, bestAsk, a.seq + 1));
+      if ((bid !== oldBid || ask !== oldAsk) && hasCustom(a)) {
+        const spread = (ask ?? PRICE_ONE) - (bid ?? 0);
+        this.emitCustom(a, { event_type: 'best_bid_ask', market: a.market.conditionId, asset_id: a.tokenId, best_bid: bestBid, best_ask: bestAsk, spread: spread >= 0 ? formatMicros(spread) : formatUnits(BigInt(spread)), timestamp, seq: a.seq });
       }
     }
+    m.staged = undefined;
+    m.stagedLastTrade = undefined;
+    m.trades.length = 0;
+    return true;
+  }
+
+  /** Moves an asset's sides to the book `sides` (outcome-0 terms), its level changes into `this.changes`; true when a side moved. */
+  private moveSides(a: AssetState, sides: BookSides): boolean {
+    this.changes.clear();
+    // Outcome 1's bids are the book's asks at 1 − p, and its asks the book's bids.
+    const mirror = a.outcomeIndex === 1;
+    const bidsMoved = a.bids.moveTo(mirror ? sides.askPrices : sides.bidPrices, mirror ? sides.askSizes : sides.bidSizes, mirror, this.changes);
+    const asksMoved = a.asks.moveTo(mirror ? sides.bidPrices : sides.askPrices, mirror ? sides.bidSizes : sides.askSizes, mirror, this.changes);
+    return bidsMoved || asksMoved;
+  }
+
+  private emitLastTrade(a: AssetState, t: TradeRow, timestamp: string): void {
+    const mine = a.tokenId === t.takerAssetId;
+    const price = mine ? t.price : a.tokenId === t.makerAssetId ? t.makerPrice : ONE - t.price;
+    a.lastTrade = formatUnits(price);
+    this.emit(a, {
+      event_type: 'last_trade_price',
+      asset_id: a.tokenId,
+      market: a.market.conditionId,
+      price: a.lastTrade,
+      size: formatUnits(t.size),
+      side: mine ? t.takerSide : t.takerSide === 'BUY' ? 'SELL' : 'BUY',
+      fee_rate_bps: String(t.takerFeeRateBps),
+      timestamp,
+      transaction_hash: t.transactionHash,
+    });
   }
 
   /**
@@ -234,7 +330,7 @@ export class MarketChannel {
    * `tick_size_change` carrying that hash, so a client re-hashing its book stays in step.
    */
   tickSizeChanged(m: Market, oldTick: bigint): void {
-    const followed = this.byMarket.get(m.conditionId);
+    const followed = this.markets.get(m.conditionId)?.assets;
     if (!followed) return;
     this.flush();
     const timestamp = String(this.ctx.clock.nowMs());
@@ -255,7 +351,7 @@ export class MarketChannel {
 
   /** Sends a custom-feature event (new_market, market_resolved) to the custom subscribers of the market's assets. */
   publishMarketEvent(conditionId: string, event: (a: AssetState) => Unsequenced<MarketLifecycleEvent>): void {
-    for (const a of this.byMarket.get(conditionId) ?? []) this.emitCustom(a, { ...event(a), asset_id: a.tokenId, seq: a.seq });
+    for (const a of this.markets.get(conditionId)?.assets ?? []) this.emitCustom(a, { ...event(a), asset_id: a.tokenId, seq: a.seq });
   }
 
   /** Sends a custom event to every custom subscriber on any followed asset (new_market reaches them all). */
@@ -281,10 +377,11 @@ export class MarketChannel {
    * the encoded frame, so a flush costs one encoding per distinct subscription plus one write per socket.
    */
   flush(): void {
-    this.flushScheduled = false;
     this.lastFlushAt = performance.now();
-    for (const { cap, trades } of this.staged.values()) this.publish(cap, trades);
-    this.staged.clear();
+    // What publishing queues goes out below, in this flush: marked as scheduled, queueing it schedules no other.
+    this.flushScheduled = true;
+    this.publishStaged();
+    this.flushScheduled = false;
     if (this.dirty.size === 0) return;
     const perSubscriber = new Map<MarketSubscriber, AssetState[]>();
     for (const a of this.dirty) {
@@ -295,25 +392,42 @@ export class MarketChannel {
         else perSubscriber.set(s, [a]);
       }
     }
-    const frames = new Map<string, Buffer | null>();
+    // With one subscriber there is nothing to share (and no key of its assets' ids to build).
+    const frames = perSubscriber.size > 1 ? new Map<string, Buffer | null>() : undefined;
     for (const [s, list] of perSubscriber) {
-      let key = s.custom ? 'c' : 'p';
-      for (const a of list) key += a.tokenId;
-      let frame = frames.get(key);
+      let frame: Buffer | null | undefined;
+      let key = '';
+      if (frames) {
+        key = s.custom ? 'c' : 'p';
+        for (const a of list) key += a.tokenId;
+        frame = frames.get(key);
+      }
       if (frame === undefined) {
-        const texts: string[] = [];
-        for (const a of list) for (const e of a.pending) if (s.custom || !e.custom) texts.push(e.text);
-        frame = texts.length > 0 ? frameOf(texts) : null;
-        frames.set(key, frame);
+        frame = pendingFrame(list, s.custom);
+        frames?.set(key, frame);
       }
       if (frame) s.sendFrame(frame);
     }
-    for (const a of this.dirty) a.pending.length = 0;
+    for (const a of this.dirty) {
+      a.pending.clear();
+      a.pendingCustom.clear();
+    }
     this.dirty.clear();
   }
 
+  /** Publishes every staged market that is not held; the held ones stay staged, in their order. */
+  private publishStaged(): void {
+    let kept = 0;
+    for (let i = 0; i < this.staging.length; i++) {
+      const m = this.staging.at(i);
+      if (!this.publish(m)) this.staging.set(kept++, m);
+    }
+    this.staging.truncate(kept);
+  }
+
   private queue(a: AssetState, text: string, custom: boolean): void {
-    a.pending.push({ text, custom });
+    a.pending.push(text);
+    a.pendingCustom.push(custom);
     this.dirty.add(a);
     this.schedule();
   }
@@ -331,12 +445,24 @@ export class MarketChannel {
     if (this.flushScheduled) this.flush();
   };
 
+  /** Sends an event with the asset's next seq (last, as the stream's events carry it). */
   private emit(a: AssetState, event: Unsequenced<MarketEvent>): void {
+    const sequenced = event as MarketEvent & { seq: number };
+    sequenced.seq = a.seq + 1;
+    this.emitText(a, JSON.stringify(sequenced));
+  }
+
+  /** Records and queues the text of the asset's next seq-carrying event (it carries seq `a.seq + 1`). */
+  private emitText(a: AssetState, text: string): void {
     a.seq += 1;
-    const text = JSON.stringify({ ...event, seq: a.seq });
-    a.ring.push({ seq: a.seq, text });
+    if (a.ring.length === 0) a.ringStart = a.seq;
+    a.ring.push(text);
     // Trimmed in chunks (not one shift per event): between replayEvents and twice that are kept.
-    if (a.ring.length >= 2 * this.limits.replayEvents) a.ring.splice(0, a.ring.length - this.limits.replayEvents);
+    if (a.ring.length >= 2 * this.limits.replayEvents) {
+      const drop = a.ring.length - this.limits.replayEvents;
+      a.ring.splice(0, drop);
+      a.ringStart += drop;
+    }
     this.queue(a, text, false);
   }
 
@@ -349,11 +475,10 @@ export class MarketChannel {
   private replay(a: AssetState, sub: MarketSubscriber, seq: number): boolean {
     if (!Number.isSafeInteger(seq) || seq > a.seq || seq < this.seqBase) return false;
     if (seq === a.seq) return true;
-    const first = a.ring[0];
-    if (!first || first.seq > seq + 1) return false;
-    for (const e of a.ring) {
+    if (a.ring.length === 0 || a.ringStart > seq + 1) return false;
+    for (let i = seq + 1 - a.ringStart; i < a.ring.length; i++) {
       if (sub.closed) break;
-      if (e.seq > seq) sub.sendFrame(Buffer.from(e.text));
+      sub.sendFrame(Buffer.from(a.ring[i]!));
     }
     return true;
   }
@@ -361,17 +486,12 @@ export class MarketChannel {
   /** The hash GET /book gives for this state at `timestamp` (same fields, same key order). */
   private rehash(a: AssetState, timestamp: string): void {
     a.timestamp = timestamp;
-    a.hash = renderBookSnapshot({
-      market: a.market.conditionId,
-      asset_id: a.tokenId,
-      timestamp,
-      bids: (a.bidsText ??= levelsText(wire(a.bids))),
-      asks: (a.asksText ??= levelsText(wire(a.asks))),
-      min_order_size: formatUnits(a.market.minOrderSize),
-      tick_size: formatUnits(a.market.tickSize),
-      neg_risk: a.market.negRisk,
-      last_trade_price: a.lastTrade,
-    }).hash;
+    if (a.tailMarket !== a.market || a.tailLastTrade !== a.lastTrade) {
+      a.tail = snapshotTail({ min_order_size: formatUnits(a.market.minOrderSize), tick_size: formatUnits(a.market.tickSize), neg_risk: a.market.negRisk, last_trade_price: a.lastTrade });
+      a.tailMarket = a.market;
+      a.tailLastTrade = a.lastTrade;
+    }
+    a.hash = snapshotHash(a.head, timestamp, a.bids.levelsJson, a.asks.levelsJson, a.tail);
   }
 
   private lastTradeOf(tokenId: string): string {
@@ -380,60 +500,48 @@ export class MarketChannel {
   }
 }
 
-/** One event as itself, several as a JSON array. */
+/** The pending events of `assets` as one frame (custom ones only for a custom subscriber); null when none is for it. */
+function pendingFrame(assets: readonly AssetState[], custom: boolean): Buffer | null {
+  const texts: string[] = [];
+  for (const a of assets) for (let i = 0; i < a.pending.length; i++) if (custom || !a.pendingCustom.at(i)) texts.push(a.pending.at(i));
+  return texts.length > 0 ? frameOf(texts) : null;
+}
+
+/** One event as itself, several as a JSON array, written straight into the frame (no joined string first). */
 function frameOf(texts: readonly string[]): Buffer {
-  return Buffer.from(texts.length === 1 ? texts[0]! : '[' + texts.join(',') + ']');
-}
-
-/** A token's bid and ask levels (its own price terms, best first) from the market's outcome-0 book. */
-function tokenSides(cap: BookCapture, outcomeIndex: 0 | 1): { bids: Level[]; asks: Level[] } {
-  if (outcomeIndex === 0) return { bids: cap.bids, asks: cap.asks };
-  const mirror = (ls: Level[]): Level[] => ls.map((l) => ({ price: fromBookPrice(1, l.price), size: l.size }));
-  return { bids: mirror(cap.asks), asks: mirror(cap.bids) };
-}
-
-/** Best-first levels as wire levels, best LAST (as GET /book). */
-function wire(levels: readonly Level[]): BookLevelText[] {
-  const out: BookLevelText[] = [];
-  for (let i = levels.length - 1; i >= 0; i--) out.push({ price: formatMicros(levels[i]!.price), size: formatMicros(levels[i]!.size) });
-  return out;
-}
-
-/**
- * The level changes from `before` to `after` (both best first, one level per price): changed or new
- * levels in `after`'s order, then the removed ones (size "0") in `before`'s order. One merge walk, as
- * both lists are sorted the same way (bids by falling price, asks by rising price).
- */
-function diff(before: readonly Level[], after: readonly Level[], side: 'BUY' | 'SELL'): Array<{ price: string; size: string; side: 'BUY' | 'SELL' }> {
-  const out: Array<{ price: string; size: string; side: 'BUY' | 'SELL' }> = [];
-  let removed: Array<{ price: string; size: string; side: 'BUY' | 'SELL' }> | undefined;
-  // +1 when a higher price is better (bids), -1 when a lower one is (asks).
-  const dir = side === 'BUY' ? 1 : -1;
-  let i = 0;
-  let j = 0;
-  while (i < before.length || j < after.length) {
-    const b = before[i];
-    const l = after[j];
-    if (l && (!b || (l.price - b.price) * dir > 0)) {
-      out.push({ price: formatMicros(l.price), size: formatMicros(l.size), side });
-      j++;
-    } else if (b && (!l || (b.price - l.price) * dir > 0)) {
-      (removed ??= []).push({ price: formatMicros(b.price), size: '0', side });
-      i++;
-    } else {
-      if (l!.size !== b!.size) out.push({ price: formatMicros(l!.price), size: formatMicros(l!.size), side });
-      i++;
-      j++;
-    }
+  if (texts.length === 1) return Buffer.from(texts[0]!);
+  // The brackets and the commas between the events.
+  let bytes = texts.length + 1;
+  for (const t of texts) bytes += Buffer.byteLength(t);
+  const frame = Buffer.allocUnsafe(bytes);
+  let n = frame.write('[', 0);
+  for (let i = 0; i < texts.length; i++) {
+    if (i > 0) n += frame.write(',', n);
+    n += frame.write(texts[i]!, n);
   }
-  return removed ? out.concat(removed) : out;
+  frame.write(']', n);
+  return frame;
 }
 
-/** Best prices as wire text; an empty side reads "0" (bid) or "1" (ask), the bounds of a price. */
-function bestOf(a: { bids: Level[]; asks: Level[] }): { bid: string; ask: string } {
-  return { bid: a.bids[0] ? formatMicros(a.bids[0].price) : '0', ask: a.asks[0] ? formatMicros(a.asks[0].price) : '1' };
+/** Empty book sides for a copy. */
+function newSides(): BookSides {
+  return { bidPrices: [], bidSizes: [], askPrices: [], askSizes: [] };
 }
 
-function spreadOf(best: { bid: string; ask: string }): string {
-  return formatUnits((parseUnits(best.ask) ?? 0n) - (parseUnits(best.bid) ?? 0n));
+/** Both sides of the book as they are now, into `into`. */
+function readBook(book: MarketBook, into: BookSides): BookSides {
+  book.copyLevels('bid', into.bidPrices, into.bidSizes);
+  book.copyLevels('ask', into.askPrices, into.askSizes);
+  return into;
+}
+
+function tradedIn(trades: readonly TradeRow[], conditionId: string): boolean {
+  for (const t of trades) if (t.conditionId === conditionId) return true;
+  return false;
+}
+
+/** Custom events (best_bid_ask) are built only when a subscriber of the asset takes them. */
+function hasCustom(a: AssetState): boolean {
+  for (const s of a.subscribers) if (s.custom) return true;
+  return false;
 }

@@ -26,8 +26,8 @@ import { UserConnection } from './userConnection.js';
 import { feeScheduleToWire } from '../../protocol/feeSchedule.js';
 
 interface Captured {
-  books: BookCapture[];
-  trades: TradeRow[];
+  books: BookCapture[] | undefined;
+  trades: TradeRow[] | undefined;
   ops: readonly OrderWrite[];
 }
 
@@ -45,7 +45,6 @@ export class StreamService implements OrderEvents {
   /** Another consumer of every committed group of writes (the live-data socket's activity topic). */
   tap: { active(): boolean; publish(ops: readonly OrderWrite[]): void } | undefined;
   private readonly open = new Set<StreamConnection>();
-  private readonly dirty = new Set<string>();
   private closing = false;
 
   constructor(private readonly ctx: StreamDeps) {
@@ -95,31 +94,23 @@ export class StreamService implements OrderEvents {
   readonly onBookChange = new Set<(conditionId: string) => void>();
 
   touched(conditionId: string): void {
-    this.dirty.add(conditionId);
-    for (const listener of this.onBookChange) listener(conditionId);
+    this.market.touched(conditionId);
+    if (this.onBookChange.size > 0) for (const listener of this.onBookChange) listener(conditionId);
     // The closing quote of each minute, for /prices-history's mid (whether or not anyone streams the market).
     recordMid(this.ctx.mids, this.ctx.orders, this.ctx.clock, conditionId);
   }
 
   capture(ops: readonly OrderWrite[]): Captured | undefined {
-    const trades: TradeRow[] = [];
-    for (const op of ops) if (op.kind === 'trade') trades.push(op.row);
-    const traded = new Set<string>();
-    for (const t of trades) traded.add(t.conditionId);
-    const books: BookCapture[] = [];
-    for (const c of this.dirty) {
-      if (!this.market.follows(c)) continue;
-      const cap = this.market.capture(c, traded.has(c));
-      if (cap) books.push(cap);
-    }
-    this.dirty.clear();
-    if (books.length === 0 && !this.user.active && !this.tap?.active()) return undefined;
+    let trades: TradeRow[] | undefined;
+    for (const op of ops) if (op.kind === 'trade') (trades ??= []).push(op.row);
+    const books = this.market.capture(trades);
+    if (!books && !this.user.active && !this.tap?.active()) return undefined;
     return { books, trades, ops };
   }
 
   committed(captured: unknown): void {
     const c = captured as Captured;
-    for (const b of c.books) this.market.stage(b, c.trades.filter((t) => t.conditionId === b.conditionId));
+    if (c.books) for (const b of c.books) this.market.stage(b, c.trades);
     this.user.publish(c.ops);
     this.tap?.publish(c.ops);
   }
