@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
@@ -88,6 +88,25 @@ describe('WriteBatcher', () => {
     writes.close();
     await p;
     await assert.rejects(insert('b'), /closed/);
+  });
+
+  it('closes the checkpoint worker\'s connection before close returns: after the database closes, nothing touches its files', async () => {
+    // Past the checkpoint interval, the next commit starts the worker and asks it for a checkpoint.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await insert('a');
+    writes.close();
+    db.close();
+    // The engine's connection closed last: it checkpointed the WAL and removed the -wal and -shm files.
+    assert.deepEqual(readdirSync(dir), ['exchange.sqlite']);
+    const touched: string[] = [];
+    const watcher = watch(dir, (event, name) => touched.push(`${event} ${name}`));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    } finally {
+      watcher.close();
+    }
+    assert.deepEqual(touched, [], 'no file of the database changed after it was closed');
+    assert.deepEqual(readdirSync(dir), ['exchange.sqlite']);
   });
 
   it('resolves at COMMIT for a database without a WAL file', async () => {

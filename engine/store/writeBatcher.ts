@@ -9,6 +9,8 @@ export type Write = (db: Db) => void;
 /** How often, at most, the WAL is checkpointed while writes keep coming. */
 const CHECKPOINT_INTERVAL_MS = 100;
 const CHECKPOINT_WORKER_URL = new URL('./checkpointWorker.mjs', import.meta.url);
+/** How long close() waits for the checkpoint worker to close its connection (a loaded machine starts a thread slowly). */
+const CHECKPOINT_CLOSE_TIMEOUT_MS = 10_000;
 
 interface Waiter {
   resolve: () => void;
@@ -51,6 +53,8 @@ export class WriteBatcher {
   private readonly relaxed: Statement | undefined;
   private readonly strict: Statement | undefined;
   private checkpointer: Worker | undefined;
+  /** Set to 1 by the checkpoint worker once it holds no connection (closed, or its open failed). */
+  private checkpointerClosed: Int32Array | undefined;
   private checkpointing = false;
   private lastCheckpoint = 0;
   /** Committed transactions, rows, WAL syncs (and their total milliseconds), background checkpoints: for the benchmark and tests. */
@@ -171,8 +175,9 @@ export class WriteBatcher {
   private checkpointWorker(): Worker | undefined {
     if (this.checkpointer) return this.checkpointer;
     let worker: Worker;
+    const closed = new Int32Array(new SharedArrayBuffer(4));
     try {
-      worker = new Worker(CHECKPOINT_WORKER_URL, { workerData: { file: this.db.name, sqlite: sqliteBinding() }, execArgv: [] });
+      worker = new Worker(CHECKPOINT_WORKER_URL, { workerData: { file: this.db.name, sqlite: sqliteBinding(), closed }, execArgv: [] });
     } catch {
       this.autoCheckpointFallback();
       return undefined;
@@ -185,6 +190,7 @@ export class WriteBatcher {
     const fail = () => {
       if (this.checkpointer !== worker) return;
       this.checkpointer = undefined;
+      this.checkpointerClosed = undefined;
       this.checkpointing = false;
       if (!this.closed) this.autoCheckpointFallback();
     };
@@ -193,6 +199,7 @@ export class WriteBatcher {
     // After the listeners: adding a 'message' listener refs the worker's port again.
     worker.unref();
     this.checkpointer = worker;
+    this.checkpointerClosed = closed;
     return worker;
   }
 
@@ -226,10 +233,16 @@ export class WriteBatcher {
     }
     this.closeWal();
     const worker = this.checkpointer;
+    const released = this.checkpointerClosed;
     this.checkpointer = undefined;
-    if (worker) {
-      // The connection closes in the worker; the engine's own close then checkpoints what is left.
+    this.checkpointerClosed = undefined;
+    if (worker && released) {
+      // Waits (synchronously, as the engine's shutdown is) for the worker's connection to close, so the
+      // engine's own close is the last one: it checkpoints what is left and removes the -wal and -shm
+      // files. A connection still open (or a thread still starting, which opens one) would otherwise
+      // checkpoint, delete or even recreate those files after the engine said it was closed.
       worker.postMessage('close');
+      Atomics.wait(released, 0, 0, CHECKPOINT_CLOSE_TIMEOUT_MS);
       worker.unref();
     }
   }
