@@ -59,6 +59,9 @@ export interface ReadyLine {
   chainId: number;
 }
 
+/** How long close() waits for a simulation job already running (one stuck on the network must not hold the exit). */
+const SHUTDOWN_JOB_WAIT_MS = 5_000;
+
 export interface Engine {
   readonly ctx: EngineContext;
   readonly app: FastifyInstance;
@@ -66,7 +69,10 @@ export interface Engine {
   readonly liveData: LiveDataService;
   /** Starts listening; resolves with the ready line of decisions §7. */
   listen(): Promise<ReadyLine>;
-  /** Stops the listener, timers, chain process and database, in that order. */
+  /**
+   * Stops the listener, timers, chain process and database, in that order; resolves once nothing of the
+   * engine touches its data directory any more (a running simulation job and the database's worker threads have ended).
+   */
   close(): Promise<void>;
 }
 
@@ -224,6 +230,9 @@ export async function createEngine(partial: Partial<EngineConfig> = {}, opts: Cr
       ctx.reports.stop();
       ctx.scenarios.stop();
       ctx.sim.stop();
+      // A job already running (a participant's order, a replay's last entry closing its market and
+      // writing its report) ends before the run report is written and the stores close.
+      await ctx.sim.scheduler.idle(SHUTDOWN_JOB_WAIT_MS);
       try {
         ctx.clockService.recorder?.write();
       } catch {

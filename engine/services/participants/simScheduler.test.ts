@@ -71,4 +71,30 @@ describe('the simulation scheduler', () => {
     s.stop();
     assert.deepEqual(seen, ['after']);
   });
+
+  it('after stop, idle() waits for the job already running (timer or advance), and a stuck job holds it only for the timeout', async () => {
+    const s = new SimScheduler(systemClock);
+    let finish!: () => void;
+    let ended = false;
+    s.at(systemClock.nowMs(), () => new Promise<void>((resolve) => (finish = resolve)).then(() => void (ended = true)));
+    s.start();
+    while (!finish) await sleep(1);
+    s.stop();
+    let idle = false;
+    const waiting = s.idle(10_000).then(() => void (idle = true));
+    await sleep(30);
+    assert.equal(idle, false, 'the running job has not ended yet');
+    finish();
+    await waiting;
+    assert.equal(ended, true);
+
+    const clock = new ManualClock(0);
+    const stepped = new SimScheduler(clock, clock);
+    stepped.at(1, () => new Promise<void>(() => undefined));
+    void stepped.runNext();
+    const t0 = performance.now();
+    await stepped.idle(50);
+    assert.ok(performance.now() - t0 >= 45, 'the stuck job was waited for');
+    await new SimScheduler(systemClock).idle(10_000);
+  });
 });

@@ -25,6 +25,8 @@ export class SimScheduler {
   private timer: NodeJS.Timeout | undefined;
   private draining = false;
   private started = false;
+  /** The job running now (a timer's drain or a fast/stepped advance), if any. */
+  private running: Promise<void> | undefined;
   /** Jobs run so far, by kind. */
   readonly ran: Record<JobKind, number> = { participant: 0, scenario: 0, tape: 0, marker: 0 };
 
@@ -57,12 +59,29 @@ export class SimScheduler {
     this.arm();
   }
 
-  /** Stops and forgets every job. */
+  /** Stops and forgets every job; a job already running goes on (`idle()` waits for it). */
   stop(): void {
     this.started = false;
     this.queue.length = 0;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+  }
+
+  /**
+   * Resolves once no job is running (or after `timeoutMs`, so a job stuck on the network cannot hold a
+   * shutdown): the engine awaits it after `stop()` so the last job's writes (a replay's final entry
+   * closing its market and writing its report) happen before the stores close, not into closed ones.
+   */
+  async idle(timeoutMs: number): Promise<void> {
+    const deadline = performance.now() + timeoutMs;
+    for (let job = this.running; job; job = this.running) {
+      const left = deadline - performance.now();
+      if (left <= 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([job, new Promise<void>((resolve) => (timer = setTimeout(resolve, left)))]);
+      clearTimeout(timer);
+      if (this.running === job) return;
+    }
   }
 
   /**
@@ -95,7 +114,22 @@ export class SimScheduler {
     if (!job) return;
     if (job.at > this.manual.nowMs()) this.manual.set(job.at);
     this.ran[job.kind]++;
-    await job.run();
+    // Started synchronously, as before: stepped mode counts on the job having begun when this returns its promise.
+    await this.track((async () => job.run())());
+  }
+
+  /** Runs the job as `running` until it settles (either way); answers its own outcome. */
+  private async track(run: Promise<void>): Promise<void> {
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.running = settled;
+    try {
+      await run;
+    } finally {
+      if (this.running === settled) this.running = undefined;
+    }
   }
 
   private arm(): void {
@@ -116,9 +150,7 @@ export class SimScheduler {
         const job = this.queue.shift()!;
         this.ran[job.kind]++;
         // Jobs handle their own errors; one that still throws must not stop the timer.
-        await Promise.resolve()
-          .then(job.run)
-          .catch(() => undefined);
+        await this.track(Promise.resolve().then(job.run)).catch(() => undefined);
       }
     } finally {
       this.draining = false;

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Wallet } from '@ethersproject/wallet';
 import { ClobClient, OrderType, Side, type SignedOrder } from '@polymarket/clob-client';
 import { createEngine } from '../../engine.js';
+import { openDatabase } from '../../store/database.js';
+import { MarketRepo } from '../../store/marketRepo.js';
 import { startListeningEngine } from '../../testkit/clobClientKit.js';
 import type { TapeEntry } from '../mirror/mirrorTypes.js';
 import { runReplaysFast } from './fastReplay.js';
@@ -39,11 +41,11 @@ const ENTRIES: TapeEntry[] = [
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-function writeTape(): string {
+function writeTape(entries: readonly TapeEntry[] = ENTRIES): string {
   const dir = mkdtempSync(join(tmpdir(), 'replay-tape-'));
   dirs.push(dir);
   const w = new TapeWriter(dir, identity, { clob: 'http://127.0.0.1:1', ws: 'ws://127.0.0.1:1/ws/market' });
-  for (const e of ENTRIES) w.write(e);
+  for (const e of entries) w.write(e);
   w.flush();
   return w.state!.path;
 }
@@ -158,6 +160,36 @@ describe('replaying a tape (decisions §10)', () => {
       assert.ok(readFileSync(out.replays[0]!.report, 'utf8').includes('"phase": "finished"'));
     } finally {
       await engine.close();
+    }
+  });
+
+  it('an entry still playing when the engine closes ends before the stores close: its market closes, its report is written, and nothing touches the data directory after close resolves', async () => {
+    // One entry: playing it plays the tape out, so the same job also closes the market and writes the report.
+    const tape = writeTape(ENTRIES.slice(0, 1));
+    const dataDir = mkdtempSync(join(tmpdir(), 'replay-close-'));
+    dirs.push(dataDir);
+    const engine = await createEngine({ dataDir, chain: 'none', seedDemo: false, simulation: false, serveRenderer: false, clock: 'fast', seed: 1, replays: [tape] });
+    const playing = engine.ctx.sim.scheduler.runNext();
+    await engine.close();
+    const files = readdirSync(dataDir, { recursive: true }).map(String).sort();
+    const touched: string[] = [];
+    const watcher = watch(dataDir, { recursive: true }, (event, name) => touched.push(`${event} ${name}`));
+    try {
+      await playing;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    } finally {
+      watcher.close();
+    }
+    const [replay] = engine.ctx.replays.list();
+    assert.deepEqual([replay!.phase, replay!.problems], ['finished', []]);
+    assert.ok(files.some((f) => f.endsWith('replay-1.json')), `the replay's report was written before close resolved: ${files.join(', ')}`);
+    assert.deepEqual(touched, [], 'no file of the data directory changed after close resolved');
+    assert.deepEqual(readdirSync(dataDir, { recursive: true }).map(String).sort(), files);
+    const reopened = openDatabase(join(dataDir, 'exchange.sqlite'));
+    try {
+      assert.equal(new MarketRepo(reopened).all().find((m) => m.conditionId === identity.conditionId)?.closed, true, 'the market\'s close is durable');
+    } finally {
+      reopened.close();
     }
   });
 
