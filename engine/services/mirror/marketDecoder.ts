@@ -161,48 +161,51 @@ export function createMarketDecoder(identity: PublicMarketIdentity, opts: Market
     let last = -1;
     let dir = 0;
     for (let i = 0; i < list.length; i++) {
-      const l = list[i];
-      if (!isObj(l) || typeof l.price !== 'string' || typeof l.size !== 'string') {
-        out.problems.push(`${origin}: ${side} level ${clip(JSON.stringify(l) ?? '')} must be {price: string, size: string}`);
-        continue;
-      }
-      const price = microOf(l.price);
-      const bad = checkPrice(price, levelTick, l.price);
-      const size = microOf(l.size, FLOOR);
-      if (bad) out.problems.push(`${origin}: ${side} level ${bad}`);
-      else if (size === undefined) out.problems.push(`${origin}: ${side} size ${clip(JSON.stringify(l.size))} is not a non-negative decimal`);
-      else {
-        if (last >= 0) {
-          const d = price! > last ? 1 : price! < last ? -1 : 0;
-          if (d === 0 || (dir !== 0 && d !== dir)) {
-            out.problems.length = mark;
-            return levelsByMap(list, side, levelTick, origin, out);
-          }
-          dir = d;
+      const level = readLevel(list[i], side, levelTick, origin, out);
+      if (!level) continue;
+      if (last >= 0) {
+        const d = level.price > last ? 1 : level.price < last ? -1 : 0;
+        if (d === 0 || (dir !== 0 && d !== dir)) {
+          out.problems.length = mark;
+          return levelsByMap(list, side, levelTick, origin, out);
         }
-        last = price!;
-        if (size > 0) levels.push({ price: price!, size });
+        dir = d;
       }
+      last = level.price;
+      if (level.size > 0) levels.push(level);
     }
     // Best first: bids descending, asks ascending.
     if (dir === (side === 'bid' ? 1 : -1)) levels.reverse();
     return levels;
   }
 
+  /** One wire level checked (shape, price on the tick, size): the level, or undefined with the problem said. */
+  function readLevel(l: unknown, side: BookSide, levelTick: number, origin: string, out: Out): PublicLevel | undefined {
+    if (!isObj(l) || typeof l.price !== 'string' || typeof l.size !== 'string') {
+      out.problems.push(`${origin}: ${side} level ${clip(JSON.stringify(l) ?? '')} must be {price: string, size: string}`);
+      return undefined;
+    }
+    const price = microOf(l.price);
+    const bad = checkPrice(price, levelTick, l.price);
+    if (bad) {
+      out.problems.push(`${origin}: ${side} level ${bad}`);
+      return undefined;
+    }
+    const size = microOf(l.size, FLOOR);
+    if (size === undefined) {
+      out.problems.push(`${origin}: ${side} size ${clip(JSON.stringify(l.size))} is not a non-negative decimal`);
+      return undefined;
+    }
+    return { price: price!, size };
+  }
+
   function levelsByMap(list: unknown[], side: BookSide, levelTick: number, origin: string, out: Out): PublicLevel[] {
     const byPrice = new Map<number, number>();
     for (const l of list) {
-      if (!isObj(l) || typeof l.price !== 'string' || typeof l.size !== 'string') {
-        out.problems.push(`${origin}: ${side} level ${clip(JSON.stringify(l) ?? '')} must be {price: string, size: string}`);
-        continue;
-      }
-      const price = microOf(l.price);
-      const bad = checkPrice(price, levelTick, l.price);
-      const size = microOf(l.size, FLOOR);
-      if (bad) out.problems.push(`${origin}: ${side} level ${bad}`);
-      else if (size === undefined) out.problems.push(`${origin}: ${side} size ${clip(JSON.stringify(l.size))} is not a non-negative decimal`);
-      else if (byPrice.has(price!)) out.problems.push(`${origin}: ${side} level ${l.price} listed twice; the last one kept`);
-      if (!bad && size !== undefined && size > 0) byPrice.set(price!, size);
+      const level = readLevel(l, side, levelTick, origin, out);
+      if (!level) continue;
+      if (byPrice.has(level.price)) out.problems.push(`${origin}: ${side} level ${(l as Obj).price as string} listed twice; the last one kept`);
+      if (level.size > 0) byPrice.set(level.price, level.size);
     }
     const levels = [...byPrice].map(([price, size]) => ({ price, size }));
     return levels.sort(side === 'bid' ? (a, b) => b.price - a.price : (a, b) => a.price - b.price);
