@@ -102,9 +102,26 @@ export function normalizeUlid(text: string): string {
   return text.trim().toUpperCase();
 }
 
+/** Base32 digit values by character code, either case. */
+const DIGIT = new Uint8Array(128);
+for (let i = 0; i < ALPHABET.length; i++) {
+  DIGIT[ALPHABET.charCodeAt(i)] = i;
+  DIGIT[ALPHABET.toLowerCase().charCodeAt(i)] = i;
+}
+
+/** Characters from … to − 1 of a ULID (at most 10: below 2^50, exact in a double) as a number. */
+function digitsValue(id: string, from: number, to: number): number {
+  let v = 0;
+  for (let i = from; i < to; i++) v = v * 32 + DIGIT[id.charCodeAt(i) & 127]!;
+  return v;
+}
+
 /** The millisecond timestamp encoded in a ULID. */
 export function ulidTime(id: string): number {
-  let t = 0;
-  for (let i = 0; i < TIME_LEN; i++) t = t * 32 + ALPHABET.indexOf(id[i]!.toUpperCase());
-  return t;
+  return digitsValue(id, 0, TIME_LEN);
+}
+
+/** A ULID's 128 bits as 32 lower-case hex digits (time, then the random part). */
+export function ulidHex(id: string): string {
+  return digitsValue(id, 0, 10).toString(16).padStart(12, '0') + digitsValue(id, 10, 18).toString(16).padStart(10, '0') + digitsValue(id, 18, 26).toString(16).padStart(10, '0');
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Wallet } from '@ethersproject/wallet';
 import { ClobClient, OrderType, Side, type TickSize } from '@polymarket/clob-client';
+import type { BookSnapshot } from '../../protocol/bookHash.js';
 import type { EngineConfig } from '../../config.js';
 import { createEngine, type Engine } from '../../engine.js';
 import { ManualClock } from '../../services/clock.js';
@@ -22,14 +23,8 @@ import { until } from '../../testkit/untilKit.js';
  * is a step, not a wait.
  */
 
-interface Level {
-  price: string;
-  size: string;
-}
-interface BookJson {
-  bids: Level[];
-  asks: Level[];
-}
+/** What GET /book answers (the fields these tests read). */
+type BookJson = Pick<BookSnapshot, 'bids' | 'asks'>;
 
 const FAST_FEED = { pingIntervalMs: 200, deadAfterMs: 1_000, backoff: { initialMs: 50, maxMs: 200, factor: 2, jitter: 0 }, marketPollMs: 150, onProblem: () => undefined };
 

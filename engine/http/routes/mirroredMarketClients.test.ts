@@ -4,6 +4,7 @@ import { Wallet } from '@ethersproject/wallet';
 import { ClobClient, OrderType, Side } from '@polymarket/clob-client-v2';
 import type { Engine } from '../../engine.js';
 import { formatUnits } from '../../protocol/amounts.js';
+import type { BookLevelText, BookSnapshot } from '../../protocol/bookHash.js';
 import type { Market } from '../../services/markets/marketService.js';
 import { PUBLIC_MARKET_ACCOUNT } from '../../services/orders/publicDepth.js';
 import { startListeningEngine } from '../../testkit/clobClientKit.js';
@@ -21,16 +22,10 @@ import { until } from '../../testkit/untilKit.js';
  * (@polymarket/clob-client V1 is driven the same way in mirrorRoutes.test.ts.)
  */
 
-interface Level {
-  price: string;
-  size: string;
-}
-interface BookJson {
-  bids: Level[];
-  asks: Level[];
-}
+/** What GET /book answers (the fields these tests read). */
+type BookJson = Pick<BookSnapshot, 'bids' | 'asks'>;
 
-const best = (levels: Level[], pick: (...v: number[]) => number) => pick(...levels.map((l) => Number(l.price)));
+const best = (levels: BookLevelText[], pick: (...v: number[]) => number) => pick(...levels.map((l) => Number(l.price)));
 
 describe('stock clients trade a mirrored public market by its public token id', () => {
   let upstream: UpstreamKit;

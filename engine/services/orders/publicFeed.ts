@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { PRICE_ONE, type BookSide } from '../../book/types.js';
 import { ApiError } from '../../protocol/errors.js';
+import { ulidHex } from '../../protocol/ulid.js';
 import type { OrderWrite } from '../../store/orderWrites.js';
 import type { PublicBookEvent, PublicLevel } from '../mirror/mirrorTypes.js';
 import type { LiveOrder, TradableMarket } from './liveOrder.js';
@@ -145,7 +146,6 @@ export class PublicFeed {
 
 /** The first half of every print's transaction hash: the first 16 bytes of sha256("public-print"), marking it as no chain transaction. */
 const PRINT_TAG = createHash('sha256').update('public-print').digest('hex').slice(0, 32);
-const BASE32 = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 /**
  * A print's transaction hash, 32 bytes like a chain one: PRINT_TAG, then the 128 bits of the print's
@@ -153,18 +153,7 @@ const BASE32 = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
  * digest per public print was a real part of the cost of mirroring.
  */
 export function printHash(printId: string): string {
-  return '0x' + PRINT_TAG + base32Value(printId, 0, 10).toString(16).padStart(12, '0') + base32Value(printId, 10, 18).toString(16).padStart(10, '0') + base32Value(printId, 18, 26).toString(16).padStart(10, '0');
-}
-
-/** Base32 digit values by character code (upper case, as ids are minted). */
-const DIGIT = new Uint8Array(128);
-for (let i = 0; i < BASE32.length; i++) DIGIT[BASE32.charCodeAt(i)] = i;
-
-/** Characters from … to − 1 of a ULID (at most 10 of them: below 2^50, exact in a double) as a number. */
-function base32Value(id: string, from: number, to: number): number {
-  let v = 0;
-  for (let i = from; i < to; i++) v = v * 32 + DIGIT[id.charCodeAt(i) & 127]!;
-  return v;
+  return '0x' + PRINT_TAG + ulidHex(printId);
 }
 
 /** A public print as a trade row between public parties (streamed, never stored), in outcome-0 terms like publicOrder's. */

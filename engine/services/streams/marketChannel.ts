@@ -288,7 +288,7 @@ export class MarketChannel {
       this.emitText(a, a.priceChange.write(timestamp, this.changes, a.hash, bestBid, bestAsk, a.seq + 1));
       if ((bid !== oldBid || ask !== oldAsk) && hasCustom(a)) {
         const spread = (ask ?? PRICE_ONE) - (bid ?? 0);
-        this.emitCustom(a, { event_type: 'best_bid_ask', market: a.market.conditionId, asset_id: a.tokenId, best_bid: bestBid, best_ask: bestAsk, spread: spread >= 0 ? formatMicros(spread) : formatUnits(BigInt(spread)), timestamp, seq: a.seq });
+        this.emitCustom(a, { event_type: 'best_bid_ask', market: a.market.conditionId, asset_id: a.tokenId, best_bid: bestBid, best_ask: bestAsk, spread: formatUnits(BigInt(spread)), timestamp, seq: a.seq });
       }
     }
     m.staged = undefined;
