@@ -57,3 +57,17 @@ test('a tape fetched before the last trades of a bucket does not shrink it: the 
   );
   assert.deepEqual(s, [{ time: NOW - 60, open: 0.4, high: 0.45, low: 0.4, close: 0.42, volume: 30, mid: 0.45 }]);
 });
+
+test('trades of one second keep their order: the tape lists them newest first, so the candle opens on the oldest and closes on the newest', () => {
+  const s = buildCandles(
+    [],
+    [
+      { match_time: String(NOW + 1), price: '0.42', size: '15' },
+      { match_time: String(NOW + 1), price: '0.45', size: '5' },
+      { match_time: String(NOW + 1), price: '0.4', size: '10' },
+    ],
+    '1H',
+    NOW + 1,
+  );
+  assert.deepEqual(s, [{ time: NOW, open: 0.4, high: 0.45, low: 0.4, close: 0.42, volume: 30 }]);
+});

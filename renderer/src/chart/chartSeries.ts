@@ -69,14 +69,17 @@ export interface LiveTrade {
  * bucket holds more volume than the tape's trades do: the two are fetched at different moments, and a
  * bucket's volume only grows, so the larger one is the later (fuller) picture of that bucket.
  */
+/** `trades` as the tape answers them: newest first. */
 export function buildCandles(history: readonly HistoryBucket[], trades: readonly LiveTrade[], range: ChartRange, nowSec: number): Candle[] {
   const spec = RANGES[range];
   const width = spec.fidelity * 60;
   const from = spec.seconds === undefined ? -Infinity : nowSec - spec.seconds;
+  // Oldest first. match_time has whole seconds and the tape answers newest first, so within one second
+  // the later of two trades in the tape is the older one.
   const live = trades
-    .map((t) => ({ time: Number(t.match_time), price: Number(t.price), size: Number(t.size) }))
+    .map((t, i) => ({ time: Number(t.match_time), price: Number(t.price), size: Number(t.size), i }))
     .filter((t) => Number.isInteger(t.time) && Number.isFinite(t.price) && t.time >= from)
-    .sort((a, b) => a.time - b.time);
+    .sort((a, b) => a.time - b.time || b.i - a.i);
   const tapeStart = live.length > 0 ? Math.floor(live[0]!.time / width) * width : Infinity;
   const byTime = new Map<number, Candle>();
   const mids = new Map<number, number>();
